@@ -1,0 +1,3 @@
+// Registration is a plain import list (see Note [Kernel names]).
+import './registerMath.js';
+import './registerStructure.js';

@@ -1,0 +1,49 @@
+import { TensorError } from './errors.js';
+import { INPLACE_KERNELS } from './kernelNames.js';
+import { getKernel, type Attrs } from './kernelRegistry.js';
+import type { Tensor } from './tensor.js';
+
+/**
+ * Note [Autograd hooks]
+ * @wiregrad/tensor knows nothing of autograd. @wiregrad/autograd installs these hooks once
+ * at import; `runKernel` calls them around every kernel so the engine can check in-place
+ * writes (leaf / version rules) before, and record a graph Node after. Ops that are
+ * composites of other ops are recorded through their parts.
+ */
+export interface AutogradHooks {
+  beforeKernel(kernelName: string, inputs: readonly Tensor[], attrs: Attrs): void;
+  afterKernel(kernelName: string, inputs: readonly Tensor[], attrs: Attrs, outputs: Tensor[]): void;
+}
+
+let hooks: AutogradHooks | null = null;
+
+export function setAutogradHooks(h: AutogradHooks | null): void {
+  hooks = h;
+}
+
+/** Runs `kernelName` on the device of its inputs: PyTorch's same-device rule, then the registered kernel. */
+export function runKernel(kernelName: string, inputs: readonly Tensor[], attrs: Attrs = {}): Tensor[] {
+  const first = inputs[0];
+  if (!first) throw new TensorError('INVALID_ARGUMENT', `kernel '${kernelName}' needs at least one input`);
+  const dev = first.device;
+  for (const t of inputs) {
+    t.storage.assertAlive();
+    if (t.device !== dev) {
+      throw new TensorError(
+        'DEVICE_MISMATCH',
+        `Expected all tensors to be on the same device, but found at least two devices, ${dev.toString()} and ${t.device.toString()}!`,
+      );
+    }
+  }
+  const kernel = getKernel(kernelName, dev.type);
+  hooks?.beforeKernel(kernelName, inputs, attrs);
+  const outputs = kernel(inputs, attrs);
+  if (INPLACE_KERNELS.has(kernelName)) first.storage.version++;
+  hooks?.afterKernel(kernelName, inputs, attrs, outputs);
+  return outputs;
+}
+
+/** The common case: one output. */
+export function runKernel1(kernelName: string, inputs: readonly Tensor[], attrs: Attrs = {}): Tensor {
+  return runKernel(kernelName, inputs, attrs)[0]!;
+}

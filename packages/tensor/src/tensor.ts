@@ -1,0 +1,156 @@
+import { CPU, type Device } from './device.js';
+import { type DType, type TypedArray, isFloatingPoint, typedArrayFor } from './dtype.js';
+import { TensorError } from './errors.js';
+import { contiguousStrides, numelOf } from './shape.js';
+import { Storage } from './storage.js';
+import { formatTensor } from './format.js';
+
+export type NestedArray = number | boolean | NestedArray[];
+
+/** What @wiregrad/tensor knows of an autograd graph node: enough to print and type it. */
+export interface GradNode {
+  name(): string;
+}
+
+export interface BackwardOptions {
+  retainGraph?: boolean;
+  createGraph?: boolean;
+  inputs?: Tensor[];
+}
+
+export interface RemovableHandle {
+  remove(): void;
+}
+
+/** The tensor methods @wiregrad/autograd provides (see Note [Autograd hooks] in dispatch.ts). */
+export interface AutogradTensorMethods {
+  backward(t: Tensor, gradient: Tensor | undefined, opts: BackwardOptions): void;
+  backwardAsync(t: Tensor, gradient: Tensor | undefined, opts: BackwardOptions): Promise<void>;
+  registerHook(t: Tensor, fn: (grad: Tensor) => Tensor | void): RemovableHandle;
+  retainGrad(t: Tensor): void;
+  retainsGrad(t: Tensor): boolean;
+  registerPostAccumulateGradHook(t: Tensor, fn: (param: Tensor) => void): RemovableHandle;
+  /** Checked when user code sets `requiresGrad` (inference tensors etc.). */
+  checkSetRequiresGrad?(t: Tensor, value: boolean): void;
+}
+
+let autogradMethods: AutogradTensorMethods | null = null;
+export function installAutogradMethods(m: AutogradTensorMethods): void {
+  autogradMethods = m;
+}
+function needAutograd(what: string): AutogradTensorMethods {
+  if (!autogradMethods) throw new TensorError('UNSUPPORTED', `${what} needs @wiregrad/autograd; import it once in your program`);
+  return autogradMethods;
+}
+
+/**
+ * A strided view over a Storage. `shape`, `strides` and `offset` are in elements; views
+ * (reshape, transpose, slice...) make a new Tensor over the same Storage.
+ */
+export class Tensor {
+  readonly shape: readonly number[];
+  readonly strides: readonly number[];
+  readonly offset: number;
+  readonly numel: number;
+
+  /** Autograd state (PyTorch's AutogradMeta), owned by @wiregrad/autograd. */
+  autogradMeta: unknown = null;
+  gradFn: GradNode | null = null;
+  grad: Tensor | null = null;
+  private leafRequiresGrad = false;
+
+  constructor(
+    readonly storage: Storage,
+    shape: readonly number[],
+    strides: readonly number[] = contiguousStrides(shape),
+    offset = 0,
+  ) {
+    this.shape = Object.freeze([...shape]);
+    this.strides = Object.freeze([...strides]);
+    this.offset = offset;
+    this.numel = numelOf(shape);
+  }
+
+  /** A fresh contiguous tensor over `data` (no copy). */
+  static fromTypedArray(data: TypedArray, shape: readonly number[], dtype: DType, device: Device = CPU): Tensor {
+    if (device !== CPU) throw new TensorError('UNSUPPORTED', 'fromTypedArray builds cpu tensors; move them with .to()');
+    return new Tensor(new Storage(CPU, dtype, data.length, data), shape);
+  }
+
+  static empty(shape: readonly number[], dtype: DType): Tensor {
+    const n = numelOf(shape);
+    return new Tensor(new Storage(CPU, dtype, n, typedArrayFor(dtype, n)), shape);
+  }
+
+  get dtype(): DType {
+    return this.storage.dtype;
+  }
+  get device(): Device {
+    return this.storage.device;
+  }
+  get ndim(): number {
+    return this.shape.length;
+  }
+  get version(): number {
+    return this.storage.version;
+  }
+  get isLeaf(): boolean {
+    return this.gradFn === null;
+  }
+
+  get requiresGrad(): boolean {
+    return this.gradFn !== null || this.leafRequiresGrad;
+  }
+  set requiresGrad(value: boolean) {
+    if (this.gradFn !== null) {
+      if (value) return;
+      throw new TensorError(
+        'INVALID_ARGUMENT',
+        'you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn\'t require differentiation use var_no_grad = var.detach().',
+      );
+    }
+    if (value && !isFloatingPoint(this.dtype)) {
+      throw new TensorError('DTYPE_MISMATCH', `only Tensors of floating point dtype can require gradients (got ${this.dtype})`);
+    }
+    autogradMethods?.checkSetRequiresGrad?.(this, value);
+    this.leafRequiresGrad = value;
+  }
+
+  isContiguous(): boolean {
+    let expected = 1;
+    for (let d = this.shape.length - 1; d >= 0; d--) {
+      const size = this.shape[d]!;
+      if (size !== 1 && this.strides[d] !== expected) return false;
+      expected *= size;
+    }
+    return true;
+  }
+
+  /** Frees the storage now (all views of it too); later use throws. */
+  dispose(): void {
+    this.storage.dispose();
+  }
+
+  toString(): string {
+    return formatTensor(this);
+  }
+
+  backward(gradient?: Tensor, opts: BackwardOptions = {}): void {
+    needAutograd('backward()').backward(this, gradient, opts);
+  }
+  backwardAsync(gradient?: Tensor, opts: BackwardOptions = {}): Promise<void> {
+    return needAutograd('backwardAsync()').backwardAsync(this, gradient, opts);
+  }
+  registerHook(fn: (grad: Tensor) => Tensor | void): RemovableHandle {
+    return needAutograd('registerHook()').registerHook(this, fn);
+  }
+  retainGrad(): void {
+    needAutograd('retainGrad()').retainGrad(this);
+  }
+  get retainsGrad(): boolean {
+    return autogradMethods?.retainsGrad(this) ?? false;
+  }
+  registerPostAccumulateGradHook(fn: (param: Tensor) => void): RemovableHandle {
+    return needAutograd('registerPostAccumulateGradHook()').registerPostAccumulateGradHook(this, fn);
+  }
+}
