@@ -1,0 +1,19 @@
+// `pnpm bench`: every benchmark side by side with its peers, one process, ratios printed.
+import { printRows, type Row } from './report.js';
+
+const suites: [string, () => Promise<{ run(): Promise<Row[] | void> }>][] = [
+  ['tensor', () => import('./tensor.bench.js')],
+  ['autograd', () => import('./autograd.bench.js')],
+  ['rpc', () => import('./rpc.bench.js')],
+];
+
+const only = process.argv.slice(2);
+const all: Row[] = [];
+for (const [name, load] of suites) {
+  if (only.length > 0 && !only.includes(name)) continue;
+  const mod = await load();
+  const rows = await mod.run();
+  if (rows) all.push(...rows);
+}
+if (all.length > 0) printRows('summary', all);
+process.exit(0);
