@@ -20,6 +20,21 @@ export { runKernel, runKernel1, setAutogradHooks } from './dispatch.js';
 export type { AutogradHooks } from './dispatch.js';
 export * as KernelNames from './kernelNames.js';
 
-// ---- math ops (ops/binary, unary, where, reduce, softmax, matmul) ----
+// ---- math ops ----
+export { add, sub, mul, div, pow, maximum, minimum, eq, ne, lt, le, gt, ge } from './ops/binary.js';
+export type { AlphaOptions } from './ops/binary.js';
+export { neg, exp, log, log1p, sqrt, rsqrt, abs, sign, sin, cos, tanh, sigmoid, relu, gelu, silu, softplus, logicalNot, clamp } from './ops/unary.js';
+export { where } from './ops/where.js';
+export { scalarTensor, castTo, promoteOperands, operandsResultType } from './ops/operands.js';
+export type { Scalar, TensorOrScalar } from './ops/operands.js';
 
-// ---- structure ops (creation, random, view, copy, indexing, join, inplace, read) ----
+// ---- structure ops ----
+export { tensor, zeros, ones, full, empty, zerosLike, onesLike, fullLike, arange, linspace, eye } from './ops/creation.js';
+export type { TensorOptions } from './ops/creation.js';
+export { reshape, view, transpose, permute, t, squeeze, unsqueeze, expand, flatten, narrow, slice, select } from './ops/view.js';
+export { contiguous, clone, to, cpu, gpu, detach, moveTo } from './ops/copy.js';
+export type { ToTarget } from './ops/copy.js';
+export { item, tolist, toTypedArray } from './read.js';
+export { registerTransfer } from './transfers.js';
+export type { TransferFunc } from './transfers.js';
+export { viewKernels } from './backends/cpu/kernels/view.js';

@@ -1,0 +1,75 @@
+import type { TypedArray } from '../../dtype.js';
+
+/** One operand of an elementwise loop: its data and its strides already broadcast to the output shape. */
+export interface Operand {
+  data: TypedArray;
+  offset: number;
+  strides: readonly number[];
+}
+
+export type ElementwiseLoop = (operands: readonly Operand[], out: TypedArray, shape: readonly number[], params: readonly number[]) => void;
+
+const VALUES = ['x', 'y', 'z'] as const;
+const ARRAYS = ['a', 'b', 'c'] as const;
+
+/**
+ * Note [Generated elementwise loops]
+ * Each elementwise kernel is one expression over `x`, `y`, `z` (the operands' values) and
+ * `p0, p1...` (scalar params such as clamp bounds). We compile it once into a loop with two
+ * paths: a flat loop when every operand is contiguous over the whole output (the common
+ * case: same shapes), and a strided loop whose innermost dim is a tight loop with per-operand
+ * strides (stride 0 for broadcast dims, so scalars, row and column broadcasts, transposes and
+ * slices all take it without copying). Compiling per expression keeps V8's loops
+ * monomorphic, where a shared loop calling a closure per element would not be.
+ */
+export function compileElementwise(arity: 1 | 2 | 3, expr: string, helpers: Record<string, unknown> = {}): ElementwiseLoop {
+  const names = Object.keys(helpers);
+  const arrays = ARRAYS.slice(0, arity);
+  const reads = (idx: (k: number) => string) => arrays.map((arr, k) => `const ${VALUES[k]} = ${arr}[${idx(k)}];`).join(' ');
+  const body = `
+    const nd = shape.length;
+    let n = 1; for (let d = 0; d < nd; d++) n *= shape[d];
+    if (n === 0) return;
+    const p0 = params[0], p1 = params[1];
+    ${arrays.map((arr, k) => `const ${arr} = ops[${k}].data, ${arr}o = ops[${k}].offset, ${arr}s = ops[${k}].strides;`).join('\n')}
+    let flat = true;
+    ${arrays.map((arr) => `if (!isFlat(${arr}s, shape)) flat = false;`).join('\n')}
+    if (flat) {
+      for (let i = 0; i < n; i++) { ${reads((k) => `${arrays[k]}o + i`)} out[i] = ${expr}; }
+      return;
+    }
+    if (nd === 0) { ${reads((k) => `${arrays[k]}o`)} out[0] = ${expr}; return; }
+    const inner = shape[nd - 1];
+    ${arrays.map((arr) => `const ${arr}i = ${arr}s[nd - 1]; let ${arr}p = ${arr}o;`).join('\n')}
+    const idx = new Array(nd).fill(0);
+    for (let o = 0; o < n; ) {
+      ${arrays.map((arr) => `let ${arr}q = ${arr}p;`).join(' ')}
+      for (let j = 0; j < inner; j++, o++) {
+        ${reads((k) => `${arrays[k]}q`)}
+        out[o] = ${expr};
+        ${arrays.map((arr) => `${arr}q += ${arr}i;`).join(' ')}
+      }
+      for (let d = nd - 2; d >= 0; d--) {
+        idx[d]++;
+        ${arrays.map((arr) => `${arr}p += ${arr}s[d];`).join(' ')}
+        if (idx[d] < shape[d]) break;
+        ${arrays.map((arr) => `${arr}p -= ${arr}s[d] * shape[d];`).join(' ')}
+        idx[d] = 0;
+      }
+    }`;
+  const factory = new Function('isFlat', ...names, `return function loop(ops, out, shape, params) {${body}\n};`) as (
+    ...args: unknown[]
+  ) => ElementwiseLoop;
+  return factory(isFlat, ...names.map((k) => helpers[k]));
+}
+
+/** True when strides are the row-major strides of `shape` (size-1 dims may have any stride). */
+function isFlat(strides: readonly number[], shape: readonly number[]): boolean {
+  let expected = 1;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    const s = shape[d]!;
+    if (s !== 1 && strides[d] !== expected) return false;
+    expected *= s;
+  }
+  return true;
+}

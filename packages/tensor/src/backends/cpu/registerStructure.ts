@@ -1,0 +1,6 @@
+import { registerKernel } from '../../kernelRegistry.js';
+import { copyIntoKernels } from './kernels/copyInto.js';
+import { toDeviceKernel } from './kernels/toDevice.js';
+import { viewKernels } from './kernels/view.js';
+
+for (const k of [...viewKernels('cpu'), ...copyIntoKernels, toDeviceKernel]) registerKernel(k);

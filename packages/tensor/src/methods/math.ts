@@ -1,0 +1,50 @@
+import { add, div, eq, ge, gt, le, lt, maximum, minimum, mul, ne, pow, sub, type AlphaOptions } from '../ops/binary.js';
+import type { TensorOrScalar } from '../ops/operands.js';
+import { abs, clamp, cos, exp, gelu, log, log1p, logicalNot, neg, relu, rsqrt, sigmoid, sign, silu, sin, softplus, sqrt, tanh } from '../ops/unary.js';
+import { where } from '../ops/where.js';
+import type { Tensor } from '../tensor.js';
+import { installMethods } from './install.js';
+
+declare module '../tensor.js' {
+  interface Tensor {
+    add(other: TensorOrScalar, opts?: AlphaOptions): Tensor;
+    sub(other: TensorOrScalar, opts?: AlphaOptions): Tensor;
+    mul(other: TensorOrScalar): Tensor;
+    div(other: TensorOrScalar): Tensor;
+    pow(exponent: TensorOrScalar): Tensor;
+    maximum(other: TensorOrScalar): Tensor;
+    minimum(other: TensorOrScalar): Tensor;
+    eq(other: TensorOrScalar): Tensor;
+    ne(other: TensorOrScalar): Tensor;
+    lt(other: TensorOrScalar): Tensor;
+    le(other: TensorOrScalar): Tensor;
+    gt(other: TensorOrScalar): Tensor;
+    ge(other: TensorOrScalar): Tensor;
+    neg(): Tensor;
+    exp(): Tensor;
+    log(): Tensor;
+    log1p(): Tensor;
+    sqrt(): Tensor;
+    rsqrt(): Tensor;
+    abs(): Tensor;
+    sign(): Tensor;
+    sin(): Tensor;
+    cos(): Tensor;
+    tanh(): Tensor;
+    sigmoid(): Tensor;
+    relu(): Tensor;
+    gelu(): Tensor;
+    silu(): Tensor;
+    softplus(): Tensor;
+    logicalNot(): Tensor;
+    clamp(min?: number | null, max?: number | null): Tensor;
+    /** `cond.where(a, b)`: elements of a where this (bool) tensor is true, else of b. */
+    where(a: TensorOrScalar, b: TensorOrScalar): Tensor;
+  }
+}
+
+installMethods({
+  add, sub, mul, div, pow, maximum, minimum, eq, ne, lt, le, gt, ge,
+  neg, exp, log, log1p, sqrt, rsqrt, abs, sign, sin, cos, tanh, sigmoid, relu, gelu, silu, softplus, logicalNot, clamp,
+  where: (self: Tensor, a: TensorOrScalar, b: TensorOrScalar) => where(self, a, b),
+} as unknown as Record<string, (self: Tensor, ...args: never[]) => unknown>);

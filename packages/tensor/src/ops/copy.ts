@@ -1,0 +1,52 @@
+import { Device, type DeviceLike, device as toDevice } from '../device.js';
+import { type DType, assertDType } from '../dtype.js';
+import { runKernel1 } from '../dispatch.js';
+import * as K from '../kernelNames.js';
+import { Tensor } from '../tensor.js';
+import { castTo } from './operands.js';
+
+/** `x` itself when already contiguous, else a contiguous copy (PyTorch's contiguous()). */
+export function contiguous(x: Tensor): Tensor {
+  return x.isContiguous() ? x : runKernel1(K.Copy, [x]);
+}
+
+/** A contiguous copy with its own storage. */
+export function clone(x: Tensor): Tensor {
+  return runKernel1(K.Copy, [x]);
+}
+
+/** `x` on `target`: itself when already there, else a copy through the ToDevice kernel. */
+export function moveTo(x: Tensor, target: Device): Tensor {
+  return x.device === target ? x : runKernel1(K.ToDevice, [x], { device: target });
+}
+
+export type ToTarget = DeviceLike | DType | { device?: DeviceLike; dtype?: DType };
+
+const DTYPE_NAMES: ReadonlySet<string> = new Set(['float32', 'float64', 'int32', 'bool']);
+
+/** PyTorch's `to`: a device, a dtype, or both; returns `x` when nothing changes. */
+export function to(x: Tensor, target: ToTarget): Tensor {
+  const spec: { device?: DeviceLike; dtype?: DType } =
+    typeof target === 'string'
+      ? DTYPE_NAMES.has(target)
+        ? { dtype: target as DType }
+        : { device: target as DeviceLike }
+      : target instanceof Device
+        ? { device: target }
+        : target;
+  let out = x;
+  if (spec.dtype !== undefined) {
+    assertDType(spec.dtype);
+    out = castTo(out, spec.dtype);
+  }
+  if (spec.device !== undefined) out = moveTo(out, toDevice(spec.device));
+  return out;
+}
+
+export const cpu = (x: Tensor): Tensor => moveTo(x, toDevice('cpu'));
+export const gpu = (x: Tensor, index = 0): Tensor => moveTo(x, toDevice(`gpu:${index}`));
+
+/** A view of `x`'s storage outside the autograd graph (PyTorch's detach). */
+export function detach(x: Tensor): Tensor {
+  return new Tensor(x.storage, x.shape, x.strides, x.offset);
+}

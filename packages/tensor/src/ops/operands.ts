@@ -1,0 +1,49 @@
+import { CPU } from '../device.js';
+import { type DType, type PromotionOperand, castScalar, resultType, scalarDType, typedArrayFor } from '../dtype.js';
+import { runKernel1 } from '../dispatch.js';
+import { TensorError } from '../errors.js';
+import * as K from '../kernelNames.js';
+import { Storage } from '../storage.js';
+import { Tensor } from '../tensor.js';
+
+export type Scalar = number | boolean;
+export type TensorOrScalar = Tensor | Scalar;
+
+function assertOperand(v: unknown): asserts v is TensorOrScalar {
+  if (!(v instanceof Tensor) && typeof v !== 'number' && typeof v !== 'boolean') {
+    throw new TensorError('INVALID_ARGUMENT', `expected a Tensor, number or boolean operand, got ${v === null ? 'null' : typeof v}`);
+  }
+}
+
+/** A 0-dim tensor holding `v` as `dtype`, on `like`'s device. */
+export function scalarTensor(v: Scalar, dtype: DType, like?: Tensor): Tensor {
+  const data = typedArrayFor(dtype, 1);
+  data[0] = castScalar(v, dtype);
+  const t = new Tensor(new Storage(CPU, dtype, 1, data), []);
+  return like && like.device !== CPU ? runKernel1(K.ToDevice, [t], { device: like.device }) : t;
+}
+
+/** `t` as `dtype`, through the Cast kernel (so autograd sees it); `t` itself when already right. */
+export function castTo(t: Tensor, dtype: DType): Tensor {
+  return t.dtype === dtype ? t : runKernel1(K.Cast, [t], { dtype });
+}
+
+/** PyTorch's result type of a mix of tensors and JS scalars. See Note [Type promotion]. */
+export function operandsResultType(values: readonly TensorOrScalar[]): DType {
+  const ops: PromotionOperand[] = values.map((v) => {
+    assertOperand(v);
+    if (v instanceof Tensor) return { dtype: v.dtype, tier: v.ndim === 0 ? 1 : 0 };
+    return { dtype: scalarDType(v), tier: 2 };
+  });
+  return resultType(ops);
+}
+
+/**
+ * Every operand as a tensor of one compute dtype on the first tensor's device: scalars are
+ * wrapped, tensors cast. `dtype` overrides the promoted type (e.g. true division of ints).
+ */
+export function promoteOperands(values: readonly TensorOrScalar[], dtype: DType = operandsResultType(values)): Tensor[] {
+  const like = values.find((v): v is Tensor => v instanceof Tensor);
+  if (!like) throw new TensorError('INVALID_ARGUMENT', 'at least one operand must be a Tensor');
+  return values.map((v) => (v instanceof Tensor ? castTo(v, dtype) : scalarTensor(v, dtype, like)));
+}

@@ -1,0 +1,56 @@
+import { isFloatingPoint } from '../dtype.js';
+import { runKernel1 } from '../dispatch.js';
+import { TensorError } from '../errors.js';
+import * as K from '../kernelNames.js';
+import type { Tensor } from '../tensor.js';
+import { castTo } from './operands.js';
+
+/** Ops defined on floats: int and bool inputs are computed in float32, as torch does. */
+function floatUnary(kernel: string): (x: Tensor) => Tensor {
+  return (x) => runKernel1(kernel, [isFloatingPoint(x.dtype) ? x : castTo(x, 'float32')]);
+}
+
+/** Ops that keep the input's dtype. */
+function sameUnary(kernel: string): (x: Tensor) => Tensor {
+  return (x) => runKernel1(kernel, [x]);
+}
+
+export function neg(x: Tensor): Tensor {
+  if (x.dtype === 'bool') {
+    throw new TensorError(
+      'DTYPE_MISMATCH',
+      'Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.',
+    );
+  }
+  return runKernel1(K.Neg, [x]);
+}
+
+export const exp = floatUnary(K.Exp);
+export const log = floatUnary(K.Log);
+export const log1p = floatUnary(K.Log1p);
+export const sqrt = floatUnary(K.Sqrt);
+export const rsqrt = floatUnary(K.Rsqrt);
+export const sin = floatUnary(K.Sin);
+export const cos = floatUnary(K.Cos);
+export const tanh = floatUnary(K.Tanh);
+export const sigmoid = floatUnary(K.Sigmoid);
+export const gelu = floatUnary(K.Gelu);
+export const silu = floatUnary(K.Silu);
+export const softplus = floatUnary(K.Softplus);
+export const abs = sameUnary(K.Abs);
+export const sign = sameUnary(K.Sign);
+export const relu = sameUnary(K.Relu);
+
+export function logicalNot(x: Tensor): Tensor {
+  return runKernel1(K.LogicalNot, [x]);
+}
+
+/** Clamps into [min, max]; either bound may be omitted (not both). Float bounds on an int tensor give float32. */
+export function clamp(x: Tensor, min?: number | null, max?: number | null): Tensor {
+  const lo = min ?? null;
+  const hi = max ?? null;
+  if (lo === null && hi === null) throw new TensorError('INVALID_ARGUMENT', "torch.clamp: At least one of 'min' or 'max' must not be None");
+  const fractional = [lo, hi].some((v) => v !== null && !Number.isInteger(v));
+  const input = fractional && !isFloatingPoint(x.dtype) ? castTo(x, 'float32') : x;
+  return runKernel1(K.Clamp, [input], { min: lo, max: hi });
+}
