@@ -25,6 +25,10 @@ export { add, sub, mul, div, pow, maximum, minimum, eq, ne, lt, le, gt, ge } fro
 export type { AlphaOptions } from './ops/binary.js';
 export { neg, exp, log, log1p, sqrt, rsqrt, abs, sign, sin, cos, tanh, sigmoid, relu, gelu, silu, softplus, logicalNot, clamp } from './ops/unary.js';
 export { where } from './ops/where.js';
+export { sum, mean, prod, var_, std, max, min, argmax, argmin, logsumexp } from './ops/reduce.js';
+export type { Dims, ValuesIndices, VarOptions } from './ops/reduce.js';
+export { softmax, logSoftmax } from './ops/softmax.js';
+export { matmul, mm, bmm, dot, outer } from './ops/matmul.js';
 export { scalarTensor, castTo, promoteOperands, operandsResultType } from './ops/operands.js';
 export type { Scalar, TensorOrScalar } from './ops/operands.js';
 
@@ -35,6 +39,10 @@ export { reshape, view, transpose, permute, t, squeeze, unsqueeze, expand, flatt
 export { contiguous, clone, to, cpu, gpu, detach, moveTo } from './ops/copy.js';
 export type { ToTarget } from './ops/copy.js';
 export { item, tolist, toTypedArray } from './read.js';
+export { gather, scatterAdd, indexSelect, indexAdd, maskedFill, oneHot, sliceScatter } from './ops/indexing.js';
+export { cat, stack, split, chunk } from './ops/join.js';
+export { add_, sub_, mul_, div_, clamp_, copy_, fill_, zero_ } from './ops/inplace.js';
+export { manualSeed, rand, randn, randint, randLike, randnLike, uniform_, normal_ } from './ops/random.js';
 export { registerTransfer } from './transfers.js';
 export type { TransferFunc } from './transfers.js';
 export { viewKernels } from './backends/cpu/kernels/view.js';

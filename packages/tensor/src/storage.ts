@@ -21,8 +21,9 @@ export class Storage {
     private readonly cpuData: TypedArray | null,
     public handle: unknown = null,
   ) {
-    liveStorages.add(new WeakRef(this));
+    track(this, +1);
     finalizers.get(device.type)?.register(this, handle, this);
+    liveRegistry.register(this, { gpu: device.type !== 'cpu', bytes: this.byteLength }, this);
   }
 
   get byteLength(): number {
@@ -51,6 +52,8 @@ export class Storage {
     if (this.disposedFlag) return;
     this.disposedFlag = true;
     finalizers.get(this.device.type)?.unregister(this);
+    liveRegistry.unregister(this);
+    track(this, -1);
     disposeHooks.get(this.device.type)?.(this.handle);
     this.handle = null;
   }
@@ -69,9 +72,22 @@ export function onStorageDispose(deviceType: string, hook: DisposeHook): void {
   finalizers.set(deviceType, new FinalizationRegistry<unknown>((handle) => hook(handle)));
 }
 
-// Note [memory() and the GC]: live storages are tracked through WeakRefs, so counting them
-// never keeps a tensor alive; collected or disposed ones drop out on the next count.
-const liveStorages = new Set<WeakRef<Storage>>();
+// Note [memory() and the GC]: live storages are counted, not referenced: allocation adds,
+// dispose() or the GC (through a FinalizationRegistry, which never keeps its targets alive)
+// subtracts. A WeakRef per storage would pin every temporary until the current job ends.
+const live = { cpuBytes: 0, gpuBytes: 0, tensors: 0 };
+
+function account(gpu: boolean, bytes: number, sign: 1 | -1): void {
+  live.tensors += sign;
+  if (gpu) live.gpuBytes += sign * bytes;
+  else live.cpuBytes += sign * bytes;
+}
+
+function track(s: Storage, sign: 1 | -1): void {
+  account(s.device.type !== 'cpu', s.byteLength, sign);
+}
+
+const liveRegistry = new FinalizationRegistry<{ gpu: boolean; bytes: number }>(({ gpu, bytes }) => account(gpu, bytes, -1));
 
 export interface MemoryInfo {
   cpuBytes: number;
@@ -79,17 +95,7 @@ export interface MemoryInfo {
   tensors: number;
 }
 
+/** Live storages (not views: views share one) and their bytes per kind of device. */
 export function memory(): MemoryInfo {
-  const info: MemoryInfo = { cpuBytes: 0, gpuBytes: 0, tensors: 0 };
-  for (const ref of liveStorages) {
-    const s = ref.deref();
-    if (!s || s.disposed) {
-      liveStorages.delete(ref);
-      continue;
-    }
-    info.tensors++;
-    if (s.device.type === 'cpu') info.cpuBytes += s.byteLength;
-    else info.gpuBytes += s.byteLength;
-  }
-  return info;
+  return { ...live };
 }

@@ -2,6 +2,9 @@ import { add, div, eq, ge, gt, le, lt, maximum, minimum, mul, ne, pow, sub, type
 import type { TensorOrScalar } from '../ops/operands.js';
 import { abs, clamp, cos, exp, gelu, log, log1p, logicalNot, neg, relu, rsqrt, sigmoid, sign, silu, sin, softplus, sqrt, tanh } from '../ops/unary.js';
 import { where } from '../ops/where.js';
+import { argmax, argmin, logsumexp, max, mean, min, prod, std, sum, var_, type Dims, type ValuesIndices, type VarOptions } from '../ops/reduce.js';
+import { logSoftmax, softmax } from '../ops/softmax.js';
+import { bmm, dot, matmul, mm, outer } from '../ops/matmul.js';
 import type { Tensor } from '../tensor.js';
 import { installMethods } from './install.js';
 
@@ -40,6 +43,25 @@ declare module '../tensor.js' {
     clamp(min?: number | null, max?: number | null): Tensor;
     /** `cond.where(a, b)`: elements of a where this (bool) tensor is true, else of b. */
     where(a: TensorOrScalar, b: TensorOrScalar): Tensor;
+    sum(dim?: Dims, keepdim?: boolean): Tensor;
+    mean(dim?: Dims, keepdim?: boolean): Tensor;
+    prod(dim?: Dims, keepdim?: boolean): Tensor;
+    var(dim?: Dims, keepdim?: boolean, opts?: VarOptions): Tensor;
+    std(dim?: Dims, keepdim?: boolean, opts?: VarOptions): Tensor;
+    max(): Tensor;
+    max(dim: number, keepdim?: boolean): ValuesIndices;
+    min(): Tensor;
+    min(dim: number, keepdim?: boolean): ValuesIndices;
+    argmax(dim?: number, keepdim?: boolean): Tensor;
+    argmin(dim?: number, keepdim?: boolean): Tensor;
+    logsumexp(dim: Dims, keepdim?: boolean): Tensor;
+    softmax(dim: number): Tensor;
+    logSoftmax(dim: number): Tensor;
+    matmul(other: Tensor): Tensor;
+    mm(other: Tensor): Tensor;
+    bmm(other: Tensor): Tensor;
+    dot(other: Tensor): Tensor;
+    outer(other: Tensor): Tensor;
   }
 }
 
@@ -47,4 +69,5 @@ installMethods({
   add, sub, mul, div, pow, maximum, minimum, eq, ne, lt, le, gt, ge,
   neg, exp, log, log1p, sqrt, rsqrt, abs, sign, sin, cos, tanh, sigmoid, relu, gelu, silu, softplus, logicalNot, clamp,
   where: (self: Tensor, a: TensorOrScalar, b: TensorOrScalar) => where(self, a, b),
+  sum, mean, prod, var: var_, std, max, min, argmax, argmin, logsumexp, softmax, logSoftmax, matmul, mm, bmm, dot, outer,
 } as unknown as Record<string, (self: Tensor, ...args: never[]) => unknown>);

@@ -18,8 +18,9 @@ const ARRAYS = ['a', 'b', 'c'] as const;
  * `p0, p1...` (scalar params such as clamp bounds). We compile it once into a loop with two
  * paths: a flat loop when every operand is contiguous over the whole output (the common
  * case: same shapes), and a strided loop whose innermost dim is a tight loop with per-operand
- * strides (stride 0 for broadcast dims, so scalars, row and column broadcasts, transposes and
- * slices all take it without copying). Compiling per expression keeps V8's loops
+ * strides (stride 0 for broadcast dims, so row and column broadcasts, transposes and slices
+ * all take it without copying). Binary loops also get a path with one operand a broadcast
+ * scalar, hoisted out of the loop. Compiling per expression keeps V8's loops
  * monomorphic, where a shared loop calling a closure per element would not be.
  */
 export function compileElementwise(arity: 1 | 2 | 3, expr: string, helpers: Record<string, unknown> = {}): ElementwiseLoop {
@@ -35,9 +36,23 @@ export function compileElementwise(arity: 1 | 2 | 3, expr: string, helpers: Reco
     let flat = true;
     ${arrays.map((arr) => `if (!isFlat(${arr}s, shape)) flat = false;`).join('\n')}
     if (flat) {
-      for (let i = 0; i < n; i++) { ${reads((k) => `${arrays[k]}o + i`)} out[i] = ${expr}; }
+      if (${arrays.map((arr) => `${arr}o === 0`).join(' && ')}) {
+        for (let i = 0; i < n; i++) { ${reads((k) => 'i')} out[i] = ${expr}; }
+      } else {
+        for (let i = 0; i < n; i++) { ${reads((k) => `${arrays[k]}o + i`)} out[i] = ${expr}; }
+      }
+      return;
+    }${arity === 2 ? `
+    if (isFlat(as, shape) && isScalar(bs)) {
+      const y = b[bo];
+      for (let i = 0; i < n; i++) { const x = a[ao + i]; out[i] = ${expr}; }
       return;
     }
+    if (isScalar(as) && isFlat(bs, shape)) {
+      const x = a[ao];
+      for (let i = 0; i < n; i++) { const y = b[bo + i]; out[i] = ${expr}; }
+      return;
+    }` : ''}
     if (nd === 0) { ${reads((k) => `${arrays[k]}o`)} out[0] = ${expr}; return; }
     const inner = shape[nd - 1];
     ${arrays.map((arr) => `const ${arr}i = ${arr}s[nd - 1]; let ${arr}p = ${arr}o;`).join('\n')}
@@ -57,10 +72,10 @@ export function compileElementwise(arity: 1 | 2 | 3, expr: string, helpers: Reco
         idx[d] = 0;
       }
     }`;
-  const factory = new Function('isFlat', ...names, `return function loop(ops, out, shape, params) {${body}\n};`) as (
+  const factory = new Function('isFlat', 'isScalar', ...names, `return function loop(ops, out, shape, params) {${body}\n};`) as (
     ...args: unknown[]
   ) => ElementwiseLoop;
-  return factory(isFlat, ...names.map((k) => helpers[k]));
+  return factory(isFlat, isScalar, ...names.map((k) => helpers[k]));
 }
 
 /** True when strides are the row-major strides of `shape` (size-1 dims may have any stride). */
@@ -71,5 +86,11 @@ function isFlat(strides: readonly number[], shape: readonly number[]): boolean {
     if (s !== 1 && strides[d] !== expected) return false;
     expected *= s;
   }
+  return true;
+}
+
+/** True when every stride is 0: one value broadcast over the whole output. */
+function isScalar(strides: readonly number[]): boolean {
+  for (const s of strides) if (s !== 0) return false;
   return true;
 }

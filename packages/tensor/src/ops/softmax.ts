@@ -1,0 +1,14 @@
+import { isFloatingPoint } from '../dtype.js';
+import { runKernel1 } from '../dispatch.js';
+import * as K from '../kernelNames.js';
+import { normalizeDim } from '../shape.js';
+import type { Tensor } from '../tensor.js';
+import { castTo } from './operands.js';
+
+function along(kernel: string, x: Tensor, dim: number): Tensor {
+  const input = isFloatingPoint(x.dtype) ? x : castTo(x, 'float32');
+  return runKernel1(kernel, [input], { dim: normalizeDim(dim, x.ndim) });
+}
+
+export const softmax = (x: Tensor, dim: number): Tensor => along(K.Softmax, x, dim);
+export const logSoftmax = (x: Tensor, dim: number): Tensor => along(K.LogSoftmax, x, dim);
