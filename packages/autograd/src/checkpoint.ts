@@ -1,0 +1,44 @@
+import { type Tensor, Tensor as TensorClass, detach } from '@wiregrad/tensor';
+import { backward } from './backward.js';
+import { currentGraphTask } from './engine/threadState.js';
+import { AutogradError } from './errors.js';
+import { type FunctionCtx, Function } from './function.js';
+import { enableGrad } from './gradMode.js';
+
+type Fn = (...args: Tensor[]) => Tensor;
+
+/**
+ * Reentrant checkpointing (torch.utils.checkpoint with use_reentrant=True): forward runs
+ * without saving activations; backward recomputes them with grad enabled and runs a nested
+ * (reentrant) backward through the recomputed graph. See Note [Reentrant backward].
+ */
+class CheckpointFunction extends Function {
+  static override forward(ctx: FunctionCtx, fn: Fn, ...inputs: Tensor[]): Tensor {
+    ctx.fn = fn;
+    ctx.saveForBackward(...inputs);
+    return fn(...inputs);
+  }
+
+  static override backward(ctx: FunctionCtx, grad: Tensor): (Tensor | null)[] {
+    const task = currentGraphTask();
+    if (task && task.execInfo.size > 0) {
+      throw new AutogradError(
+        'CHECKPOINT',
+        'Checkpointing is not compatible with .grad() or when an `inputs` parameter is passed to .backward(). Please use .backward() and do not pass its `inputs` argument.',
+      );
+    }
+    const inputs = ctx.savedTensors.map((t) => {
+      const d = detach(t);
+      d.requiresGrad = t.requiresGrad;
+      return d;
+    });
+    const out = enableGrad(() => (ctx.fn as Fn)(...inputs));
+    if (out.requiresGrad) backward(out, grad);
+    return inputs.map((t) => t.grad);
+  }
+}
+
+export function checkpoint(fn: Fn, ...args: Tensor[]): Tensor {
+  if (!args.every((a) => a instanceof TensorClass)) throw new AutogradError('CHECKPOINT', 'checkpoint expects tensor arguments');
+  return CheckpointFunction.apply<Tensor>(fn, ...args);
+}

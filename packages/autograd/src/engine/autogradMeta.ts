@@ -1,0 +1,29 @@
+import type { Tensor } from '@wiregrad/tensor';
+import type { Node } from './node.js';
+
+/** PyTorch's AutogradMeta: what autograd keeps on a tensor (Tensor.autogradMeta). */
+export interface AutogradMeta {
+  /** which output of its gradFn this tensor is */
+  outputNr: number;
+  /** a leaf's AccumulateGrad, created on first use */
+  gradAccumulator: Node | null;
+  retainsGrad: boolean;
+  postAccumulateHooks: Map<number, (param: Tensor) => void>;
+  /** created under inferenceMode: may never be saved for backward */
+  inference: boolean;
+  /** the tensor a view was taken of, when the base required grad */
+  viewBase: Tensor | null;
+}
+
+export function autogradMeta(t: Tensor): AutogradMeta {
+  let m = t.autogradMeta as AutogradMeta | null;
+  if (!m) {
+    m = { outputNr: 0, gradAccumulator: null, retainsGrad: false, postAccumulateHooks: new Map(), inference: false, viewBase: null };
+    t.autogradMeta = m;
+  }
+  return m;
+}
+
+export function peekMeta(t: Tensor): AutogradMeta | null {
+  return t.autogradMeta as AutogradMeta | null;
+}

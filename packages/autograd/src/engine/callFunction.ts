@@ -1,0 +1,47 @@
+import { isAnomalyEnabled } from '../anomalyMode.js';
+import { AutogradError } from '../errors.js';
+import type { GraphTask } from './graphTask.js';
+import type { Grads, Node } from './node.js';
+import { validateOutputs } from './validateOutputs.js';
+
+/** Tensor pre-hooks, then retains-grad hooks, on the gradients arriving at `fn` (PyTorch's call_tensor_pre_hooks). */
+export function callTensorPreHooks(fn: Node, inputs: Grads): Grads {
+  const out = [...inputs];
+  for (const [i, hooks] of fn.tensorPreHooks) {
+    for (const hook of hooks) {
+      const g = out[i];
+      if (!g) continue;
+      const r = hook(g);
+      if (r) out[i] = r;
+    }
+  }
+  for (const [i, hook] of fn.retainsGradHooks) {
+    const g = out[i];
+    if (g) hook(g);
+  }
+  return out;
+}
+
+/**
+ * PyTorch's call_function: pre-hooks, apply, validate_outputs, post-hooks. `tensorHooksDone`
+ * is true when evaluateFunction already ran the tensor pre-hooks for a capture.
+ */
+export function callFunction(task: GraphTask, fn: Node, inputs: Grads, tensorHooksDone: boolean): Grads {
+  let grads = tensorHooksDone ? inputs : callTensorPreHooks(fn, inputs);
+  for (const hook of fn.preHooks) grads = hook(grads) ?? grads;
+  let outputs = fn.apply(grads);
+  outputs = validateOutputs(fn.nextEdges, outputs, `Function ${fn.name()} returned an `);
+  for (const hook of fn.postHooks) outputs = hook(outputs, grads) ?? outputs;
+  if (!task.keepGraph) fn.releaseVariables();
+  if (isAnomalyEnabled()) checkNaN(fn, outputs);
+  return outputs;
+}
+
+function checkNaN(fn: Node, outputs: Grads): void {
+  outputs.forEach((g, i) => {
+    if (!g || (g.dtype !== 'float32' && g.dtype !== 'float64')) return;
+    if (g.ne(g).sum().item() > 0) {
+      throw new AutogradError('NAN_GRADIENT', `Function '${fn.name()}' returned nan values in its ${i}th output.`);
+    }
+  });
+}

@@ -1,0 +1,32 @@
+import { CPU, add, type Device, type Tensor } from '@wiregrad/tensor';
+import type { Grads } from './node.js';
+
+/**
+ * PyTorch's InputBuffer: the gradients arriving at one node, one slot per node input.
+ * Gradients for the same slot are summed out of place (the first one is stored as is).
+ */
+export class InputBuffer {
+  readonly buffer: Grads;
+
+  constructor(size: number) {
+    this.buffer = new Array<Tensor | null>(size).fill(null);
+  }
+
+  static of(grads: Grads): InputBuffer {
+    const b = new InputBuffer(grads.length);
+    grads.forEach((g, i) => b.add(i, g));
+    return b;
+  }
+
+  add(pos: number, t: Tensor | null): void {
+    if (!t) return;
+    const old = this.buffer[pos];
+    this.buffer[pos] = old ? add(old, t) : t;
+  }
+
+  /** The first non-cpu device among the gradients, else cpu: it picks the ready queue. */
+  device(): Device {
+    for (const t of this.buffer) if (t && t.device.type !== 'cpu') return t.device;
+    return CPU;
+  }
+}

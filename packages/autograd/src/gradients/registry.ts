@@ -1,0 +1,50 @@
+import type { Attrs, DType, Device, Tensor } from '@wiregrad/tensor';
+import type { Grads } from '../engine/node.js';
+
+/** What a gradient rule sees: saved tensors (version-checked on access), attrs, input shapes. */
+export interface GradContext {
+  /** the saved forward inputs (only those listed in `saveInputs`) */
+  input(i: number): Tensor;
+  /** the saved forward output */
+  output(i?: number): Tensor;
+  readonly attrs: Attrs;
+  readonly inputShapes: readonly (readonly number[])[];
+  readonly inputDtypes: readonly DType[];
+  readonly inputDevices: readonly Device[];
+  /** whether the running pass needs the gradient of forward input i (PyTorch's needs_input_grad) */
+  needsInputGrad(i: number): boolean;
+}
+
+/**
+ * Note [Gradient rules]
+ * One rule per kernel name (tfjs's registerGradient, PyTorch's derivatives.yaml): which
+ * inputs/outputs to save, and `gradFunc(grads, ctx)` returning one gradient per forward input
+ * (null where none flows). Rules are written with tensor ops, so under createGraph the
+ * backward pass is itself recorded and can be differentiated again.
+ */
+export interface GradConfig {
+  kernelName: string;
+  saveInputs?: readonly number[];
+  saveOutputs?: boolean;
+  gradFunc: (grads: Grads, ctx: GradContext) => Grads;
+}
+
+const rules = new Map<string, GradConfig>();
+const nonDifferentiable = new Set<string>();
+
+export function registerGradient(config: GradConfig): void {
+  rules.set(config.kernelName, config);
+}
+
+/** Kernels whose outputs never carry a gradient (comparisons, argmax, one-hot...). */
+export function declareNonDifferentiable(...kernelNames: string[]): void {
+  for (const k of kernelNames) nonDifferentiable.add(k);
+}
+
+export function getGradient(kernelName: string): GradConfig | undefined {
+  return rules.get(kernelName);
+}
+
+export function isNonDifferentiable(kernelName: string): boolean {
+  return nonDifferentiable.has(kernelName);
+}

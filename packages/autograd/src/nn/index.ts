@@ -1,0 +1,6 @@
+import '../install.js';
+
+export { Module } from './module.js';
+export { Linear, ReLU, Sequential } from './layers.js';
+export { mseLoss, crossEntropy } from './loss.js';
+export type { Reduction } from './loss.js';

@@ -1,0 +1,53 @@
+import { type Tensor, matmul, rand, relu } from '@wiregrad/tensor';
+import { noGrad } from '../gradMode.js';
+import { Module } from './module.js';
+
+function uniformParam(shape: number[], bound: number): Tensor {
+  const p = noGrad(() => rand(shape).mul(2 * bound).sub(bound));
+  p.requiresGrad = true;
+  return p;
+}
+
+/**
+ * y = x Wᵀ + b, with PyTorch's default init: W and b uniform in ±1/sqrt(inFeatures)
+ * (kaiming_uniform with a = sqrt(5) reduces to that bound).
+ */
+export class Linear extends Module {
+  readonly weight: Tensor;
+  readonly bias: Tensor | null;
+
+  constructor(
+    readonly inFeatures: number,
+    readonly outFeatures: number,
+    opts: { bias?: boolean } = {},
+  ) {
+    super();
+    const bound = 1 / Math.sqrt(inFeatures);
+    this.weight = uniformParam([outFeatures, inFeatures], bound);
+    this.bias = opts.bias === false ? null : uniformParam([outFeatures], bound);
+  }
+
+  forward(x: Tensor): Tensor {
+    const y = matmul(x, this.weight.t());
+    return this.bias ? y.add(this.bias) : y;
+  }
+}
+
+export class ReLU extends Module {
+  forward(x: Tensor): Tensor {
+    return relu(x);
+  }
+}
+
+export class Sequential extends Module {
+  readonly layers: Module[];
+
+  constructor(...layers: Module[]) {
+    super();
+    this.layers = layers;
+  }
+
+  forward(x: Tensor): Tensor {
+    return this.layers.reduce((h, layer) => layer.forward(h), x);
+  }
+}

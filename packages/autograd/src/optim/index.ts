@@ -1,0 +1,7 @@
+import '../install.js';
+
+export { Optimizer } from './optimizer.js';
+export { SGD } from './sgd.js';
+export type { SGDOptions } from './sgd.js';
+export { Adam } from './adam.js';
+export type { AdamOptions } from './adam.js';
