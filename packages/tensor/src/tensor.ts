@@ -7,9 +7,14 @@ import { formatTensor } from './format.js';
 
 export type NestedArray = number | boolean | NestedArray[];
 
-/** What @wiregrad/tensor knows of an autograd graph node: enough to print and type it. */
+/** An autograd graph node as seen from a tensor (`t.gradFn`); @wiregrad/autograd's Node implements it. */
 export interface GradNode {
   name(): string;
+  readonly sequenceNr: number;
+  readonly topologicalNr: number;
+  readonly nextFunctions: [GradNode | null, number][];
+  registerHook(fn: (gradInputs: (Tensor | null)[], gradOutputs: (Tensor | null)[]) => (Tensor | null)[] | void): RemovableHandle;
+  registerPrehook(fn: (gradOutputs: (Tensor | null)[]) => (Tensor | null)[] | void): RemovableHandle;
 }
 
 export interface BackwardOptions {

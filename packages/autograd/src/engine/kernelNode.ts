@@ -36,6 +36,8 @@ export class KernelNode extends Node {
 
   apply(grads: Grads): Grads {
     if (this.released) throw new AutogradError('GRAPH_FREED', GRAPH_FREED_MESSAGE);
+    // no gradient arrived (e.g. the old value of a tensor overwritten in place): none flows on
+    if (grads.every((g) => g === null)) return this.nextEdges.map(() => null);
     const ctx: GradContext = {
       input: (i) => {
         const s = this.savedInputs[i];

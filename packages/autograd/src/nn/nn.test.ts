@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { manualSeed, tensor, randn } from '../index.js';
+import { Linear, ReLU, Sequential, crossEntropy, mseLoss } from './index.js';
+import { Adam, SGD } from '../optim/index.js';
+
+describe('nn', () => {
+  it('Linear has PyTorch shapes and init bounds', () => {
+    const l = new Linear(4, 3);
+    expect(l.weight.shape).toEqual([3, 4]);
+    expect(l.bias!.shape).toEqual([3]);
+    expect(l.weight.abs().max().item()).toBeLessThanOrEqual(0.5);
+    expect(new Linear(4, 3, { bias: false }).parameters()).toHaveLength(1);
+    expect(l.forward(randn([5, 4])).shape).toEqual([5, 3]);
+  });
+
+  it('crossEntropy and mseLoss match PyTorch values', () => {
+    const logits = tensor([[1, 2, 3], [1, 1, 1]], { dtype: 'float64' });
+    // torch.nn.functional.cross_entropy(logits, [2, 0]) = 0.9503...
+    expect(crossEntropy(logits, tensor(new Int32Array([2, 0]))).item()).toBeCloseTo((0.4076059644443806 + 1.0986122886681098) / 2, 12);
+    expect(mseLoss(tensor([1, 2]), tensor([3, 2])).item()).toBe(2);
+  });
+
+  it('an MLP learns XOR with SGD + momentum', () => {
+    manualSeed(3);
+    const model = new Sequential(new Linear(2, 8), new ReLU(), new Linear(8, 2));
+    const opt = new SGD(model.parameters(), { lr: 0.1, momentum: 0.9 });
+    const xs = tensor([[0, 0], [0, 1], [1, 0], [1, 1]]);
+    const ys = tensor(new Int32Array([0, 1, 1, 0]));
+    for (let i = 0; i < 300; i++) {
+      opt.zeroGrad();
+      crossEntropy(model.forward(xs), ys).backward();
+      opt.step();
+    }
+    expect(model.forward(xs).argmax(1).tolist()).toEqual([0, 1, 1, 0]);
+  });
+
+  it('SGD and Adam steps equal the PyTorch update rules', () => {
+    const p = tensor([1, -2], { dtype: 'float64', requiresGrad: true });
+    const sgd = new SGD([p], { lr: 0.1, momentum: 0.9, weightDecay: 0.1 });
+    p.mul(p).sum().backward(); // grad = 2p = [2, -4]
+    sgd.step(); // d = g + 0.1 p = [2.1, -4.2]; p -= 0.1 d
+    expect(p.tolist()).toEqual([expect.closeTo(0.79, 12), expect.closeTo(-1.58, 12)]);
+
+    const q = tensor([1], { dtype: 'float64', requiresGrad: true });
+    const adam = new Adam([q], { lr: 0.1 });
+    q.mul(3).sum().backward();
+    adam.step(); // first Adam step moves by lr * sign(g)
+    expect(q.item()).toBeCloseTo(0.9, 6);
+  });
+});
