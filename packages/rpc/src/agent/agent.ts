@@ -1,0 +1,269 @@
+import { Dealer, Router } from 'zeromq';
+import { RpcError, timeoutError } from '../errors.js';
+import { decodeHeader, decodeMessage, encodeMessage, type Message } from '../messages/message.js';
+import { MessageType, messageTypeName } from '../messages/messageType.js';
+import { Limiter } from './limiter.js';
+import { SendQueue } from './sendQueue.js';
+import { WorkerInfo } from './workerInfo.js';
+
+export type Handler = (msg: Message, from: WorkerInfo) => Promise<Omit<Message, 'id'>>;
+
+export interface CurveKeys {
+  publicKey: string;
+  secretKey: string;
+}
+
+export interface AgentOptions {
+  self: WorkerInfo;
+  numWorkerThreads: number;
+  maxMessageBytes: number;
+  heartbeatMs: number;
+  curve: CurveKeys | null;
+  onProtocolError: (e: RpcError) => void;
+}
+
+interface Peer {
+  info: WorkerInfo;
+  dealer: Dealer;
+  queue: SendQueue;
+  /** device map from this worker to the peer, and the reverse of the peer's map to this worker */
+  outMap: Record<string, string>;
+  inMap: Record<string, string>;
+}
+
+interface Pending {
+  to: WorkerInfo;
+  resolve: (m: Message) => void;
+  reject: (e: unknown) => void;
+  timer: NodeJS.Timeout | null;
+}
+
+/**
+ * Note [ZeroMQ agent]
+ * One ROUTER per worker receives requests and answers them to the caller's identity; one
+ * DEALER per peer (routingId = this worker's name) sends requests and receives responses.
+ * Each socket has a `for await` receive loop; every frame set is decoded defensively
+ * (Note [Message framing]) and dispatched on its MessageType. Requests are served at most
+ * `numWorkerThreads` at a time; a request that fails answers EXCEPTION with the same id.
+ * Heartbeats on every DEALER let ZeroMQ notice a dead peer; its pending calls fail at once
+ * and new ones fail by their timeout. `close()` closes every socket (zeromq aborts the
+ * process if a thread exits with sockets open).
+ */
+export class Agent {
+  readonly router: Router;
+  private readonly routerQueue: SendQueue;
+  private readonly peers = new Map<string, Peer>();
+  private readonly byName = new Map<string, WorkerInfo>();
+  private readonly pending = new Map<number, Pending>();
+  private readonly handlers = new Map<number, Handler>();
+  private readonly limiter: Limiter;
+  private nextId = 1;
+  private closed = false;
+  address = '';
+
+  constructor(private readonly opts: AgentOptions) {
+    this.router = new Router({
+      linger: 1000,
+      maxMessageSize: opts.maxMessageBytes,
+      mandatory: false,
+      ...(opts.curve ? { curveServer: true, curvePublicKey: opts.curve.publicKey, curveSecretKey: opts.curve.secretKey } : {}),
+    });
+    this.routerQueue = new SendQueue(this.router);
+    this.limiter = new Limiter(opts.numWorkerThreads);
+  }
+
+  get self(): WorkerInfo {
+    return this.opts.self;
+  }
+
+  async bind(address: string): Promise<string> {
+    try {
+      await this.router.bind(address);
+    } catch (e) {
+      throw new RpcError('INVALID_ARGUMENT', `cannot listen on ${address}: ${(e as Error).message}`);
+    }
+    this.address = this.router.lastEndpoint ?? address;
+    void this.serveLoop();
+    return this.address;
+  }
+
+  /** Connects a DEALER to every peer (this worker included: self-calls go over the wire too). */
+  connect(peers: { info: WorkerInfo; address: string; publicKey: string | null; outMap: Record<string, string>; inMap: Record<string, string> }[]): void {
+    for (const p of peers) {
+      const dealer = new Dealer({
+        routingId: this.self.name,
+        linger: 1000,
+        maxMessageSize: this.opts.maxMessageBytes,
+        heartbeatInterval: this.opts.heartbeatMs,
+        heartbeatTimeout: this.opts.heartbeatMs * 3,
+        heartbeatTimeToLive: this.opts.heartbeatMs * 3,
+        reconnectInterval: 100,
+        ...(this.opts.curve && p.publicKey
+          ? { curvePublicKey: this.opts.curve.publicKey, curveSecretKey: this.opts.curve.secretKey, curveServerKey: p.publicKey }
+          : {}),
+      });
+      dealer.connect(p.address);
+      const peer: Peer = { info: p.info, dealer, queue: new SendQueue(dealer), outMap: p.outMap, inMap: p.inMap };
+      this.peers.set(p.info.name, peer);
+      this.byName.set(p.info.name, p.info);
+      void this.responseLoop(peer);
+      void this.watchPeer(peer);
+    }
+  }
+
+  registerHandler(type: MessageType, handler: Handler): void {
+    this.handlers.set(type, handler);
+  }
+
+  workerInfo(name: string): WorkerInfo | undefined {
+    return this.byName.get(name);
+  }
+
+  workerInfos(): WorkerInfo[] {
+    return [...this.byName.values()].sort((a, b) => a.id - b.id);
+  }
+
+  pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** Sends a request and resolves with the response (an EXCEPTION response rejects). */
+  send(to: WorkerInfo, msg: Omit<Message, 'id'>, timeoutMs: number): Promise<Message> {
+    if (this.closed) return Promise.reject(new RpcError('SHUTDOWN', 'RPC agent is shut down'));
+    const peer = this.peers.get(to.name);
+    if (!peer) return Promise.reject(new RpcError('UNKNOWN_WORKER', `Unknown destination worker ${to.name}`));
+    const id = this.nextId++;
+    let frames: Uint8Array[];
+    try {
+      frames = encodeMessage({ ...msg, id }, { deviceMap: peer.outMap, peer: to.id });
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return new Promise<Message>((resolve, reject) => {
+      const timer = timeoutMs > 0 ? setTimeout(() => this.fail(id, timeoutError(timeoutMs)), timeoutMs) : null;
+      this.pending.set(id, { to, resolve, reject, timer });
+      peer.queue.send(frames).catch((e: Error) => this.fail(id, new RpcError('PEER_DISCONNECTED', `failed to send to ${to}: ${e.message}`)));
+    });
+  }
+
+  private fail(id: number, error: unknown): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    if (p.timer) clearTimeout(p.timer);
+    p.reject(error);
+  }
+
+  private async responseLoop(peer: Peer): Promise<void> {
+    try {
+      for await (const frames of peer.dealer) {
+        let msg: Message;
+        try {
+          msg = decodeMessage(frames, { deviceMap: {}, peer: peer.info.id });
+        } catch (e) {
+          this.opts.onProtocolError(e instanceof RpcError ? e : new RpcError('PROTOCOL', String(e)));
+          const id = (e as { messageId?: number }).messageId;
+          if (id !== undefined) this.fail(id, e);
+          continue;
+        }
+        const p = this.pending.get(msg.id);
+        if (!p) continue; // a late answer to a call that already timed out
+        this.pending.delete(msg.id);
+        if (p.timer) clearTimeout(p.timer);
+        if (msg.type === MessageType.EXCEPTION) p.reject(remoteError(msg.payload, peer.info));
+        else p.resolve(msg);
+      }
+    } catch (e) {
+      if (!this.closed) this.opts.onProtocolError(new RpcError('PROTOCOL', `response loop for ${peer.info} ended: ${(e as Error).message}`));
+    }
+  }
+
+  /** Fails the pending calls to a peer as soon as ZeroMQ reports it gone (heartbeat timeout). */
+  private async watchPeer(peer: Peer): Promise<void> {
+    try {
+      for await (const event of peer.dealer.events) {
+        if (event.type !== 'disconnect' || this.closed) continue;
+        for (const [id, p] of this.pending) {
+          if (p.to === peer.info) this.fail(id, new RpcError('PEER_DISCONNECTED', `lost the connection to ${peer.info} (it stopped answering heartbeats)`));
+        }
+      }
+    } catch {
+      // the observer ends when the socket closes
+    }
+  }
+
+  private async serveLoop(): Promise<void> {
+    try {
+      for await (const [identity, ...frames] of this.router) {
+        void this.limiter.run(() => this.serve(identity!, frames));
+      }
+    } catch (e) {
+      if (!this.closed) this.opts.onProtocolError(new RpcError('PROTOCOL', `receive loop ended: ${(e as Error).message}`));
+    }
+  }
+
+  private async serve(identity: Uint8Array, frames: Uint8Array[]): Promise<void> {
+    const from = this.byName.get(Buffer.from(identity).toString());
+    let id: number | undefined;
+    let reply: Omit<Message, 'id'>;
+    try {
+      id = decodeHeader(frames[0]).id;
+      if (!from) throw new RpcError('PROTOCOL', `request from an unknown worker '${Buffer.from(identity).toString()}'`);
+      const peer = this.peers.get(from.name)!;
+      const msg = decodeMessage(frames, { deviceMap: peer.inMap, peer: from.id });
+      reply = await this.dispatch(msg, from);
+    } catch (e) {
+      id ??= (e as { messageId?: number }).messageId;
+      if (e instanceof RpcError && e.code === 'PROTOCOL') this.opts.onProtocolError(e);
+      if (id === undefined) return;
+      reply = { type: MessageType.EXCEPTION, payload: exceptionPayload(e, this.self) };
+    }
+    if (this.closed) return;
+    const peer = from && this.peers.get(from.name);
+    let out: Uint8Array[];
+    try {
+      out = encodeMessage({ ...reply, id }, { deviceMap: peer?.inMap ?? {}, peer: from?.id ?? -1 });
+    } catch (e) {
+      out = encodeMessage({ type: MessageType.EXCEPTION, id, payload: exceptionPayload(e, this.self) }, { deviceMap: {}, peer: -1 });
+    }
+    await this.routerQueue.send([identity, ...out]).catch(() => {});
+  }
+
+  /** Runs the handler of a request's type (dist-autograd re-dispatches the messages it unwraps). */
+  dispatch(msg: Message, from: WorkerInfo): Promise<Omit<Message, 'id'>> {
+    const handler = this.handlers.get(msg.type);
+    if (!handler) throw new RpcError('PROTOCOL', `no handler for message type ${messageTypeName(msg.type)} on ${this.self}`);
+    return handler(msg, from);
+  }
+
+  /** Closes every socket; pending calls fail with SHUTDOWN. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await Promise.all([this.routerQueue.drain(), ...[...this.peers.values()].map((p) => p.queue.drain())]);
+    this.closed = true;
+    for (const id of [...this.pending.keys()]) this.fail(id, new RpcError('SHUTDOWN', 'RPC agent shut down while the call was pending'));
+    this.router.close();
+    for (const p of this.peers.values()) p.dealer.close();
+  }
+}
+
+/** The EXCEPTION payload: the error's name, message (prefixed with the worker) and stack. */
+function exceptionPayload(e: unknown, self: WorkerInfo): { name: string; message: string; stack: string; code: unknown } {
+  const err = e instanceof Error ? e : new Error(String(e));
+  return {
+    name: err.name,
+    message: `On ${self}:\n${err.message}`,
+    stack: err.stack ?? '',
+    code: (err as { code?: unknown }).code ?? null,
+  };
+}
+
+function remoteError(payload: unknown, from: WorkerInfo): RpcError {
+  const p = (payload ?? {}) as { name?: string; message?: string; stack?: string; code?: unknown };
+  const err = new RpcError('REMOTE', p.message ?? `remote error on ${from}`);
+  err.name = p.name ?? 'Error';
+  err.remoteStack = p.stack;
+  if (p.stack) err.stack = `${err.name}: ${err.message}\n    --- remote stack on ${from} ---\n${p.stack}`;
+  if (p.code !== null && p.code !== undefined) (err as RpcError & { remoteCode: unknown }).remoteCode = p.code;
+  return err;
+}

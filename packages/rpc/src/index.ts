@@ -1,0 +1,23 @@
+// @wiregrad/rpc — explicit named exports only.
+import './rref/proxy.js';
+
+export { initRpc, rpcSync, rpcAsync, remote, shutdown, getWorkerInfo, getWorkerInfos, getRpcTimeout, setRpcTimeout, getRRefDebugInfo, curveKeyPair, register } from './api.js';
+export type { BackendOptions, InitOptions, CallOptions, ShutdownOptions } from './api.js';
+export { Future, waitAll } from './future.js';
+export { RRef } from './rref/rref.js';
+export type { GloballyUniqueId } from './rref/globallyUniqueId.js';
+export { WorkerInfo } from './agent/workerInfo.js';
+export { RpcError, NOT_INITIALIZED_MESSAGE } from './errors.js';
+export type { RpcErrorCode } from './errors.js';
+export { MessageType, MessageTypeFlags, isRequest, isResponse, messageTypeName } from './messages/messageType.js';
+export type { Message } from './messages/message.js';
+export { encodeMessage, decodeMessage } from './messages/message.js';
+export { registerExtension, EXT_USER_BASE } from './messages/codec.js';
+export type { CodecContext, ExtensionHook } from './messages/codec.js';
+export { setRpcAutogradHooks } from './hooks.js';
+export type { RpcAutogradHooks } from './hooks.js';
+export type { Handler } from './agent/agent.js';
+export { request, resolveWorker } from './call.js';
+export type { To } from './call.js';
+export { rpcState, maybeRpcState } from './state.js';
+export { lookupFunction, functionName } from './registry.js';

@@ -1,0 +1,25 @@
+import { RpcError } from '../errors.js';
+import { register } from '../registry.js';
+import type { RRef } from './rref.js';
+
+/** Runs `method` on the value an RRef points at; registered on every worker (the proxies call it). */
+register('_wiregrad.rrefCallMethod', (rref: RRef, method: string, args: unknown[]) => {
+  const value = rref.localValue() as Record<string, unknown>;
+  const fn = value?.[method];
+  if (typeof fn !== 'function') {
+    throw Object.assign(new RpcError('INVALID_ARGUMENT', `'${value?.constructor?.name ?? typeof value}' object has no attribute '${method}'`), { name: 'AttributeError' });
+  }
+  return (fn as (...a: unknown[]) => unknown).apply(value, args);
+});
+
+export type MethodProxy<R> = Record<string, (...args: unknown[]) => R>;
+
+/** `rref.rpcSync().method(...args)` and friends: a Proxy whose every property calls through `call`. */
+export function methodProxy<R>(call: (method: string, args: unknown[]) => R): MethodProxy<R> {
+  return new Proxy({} as MethodProxy<R>, {
+    get: (_target, prop) => {
+      if (typeof prop !== 'string' || prop === 'then') return undefined;
+      return (...args: unknown[]) => call(prop, args);
+    },
+  });
+}

@@ -1,0 +1,228 @@
+import type { WorkerInfo } from '../agent/workerInfo.js';
+import { request } from '../call.js';
+import { RpcError } from '../errors.js';
+import { Future } from '../future.js';
+import { EXT_USER_BASE, registerExtension } from '../messages/codec.js';
+import { MessageType } from '../messages/messageType.js';
+import { rpcState, timeoutMs } from '../state.js';
+import { type GloballyUniqueId, gidKey, gidString, newGid } from './globallyUniqueId.js';
+import { rrefContext, sendControl } from './rrefContext.js';
+
+const EXT_RREF = EXT_USER_BASE;
+
+type Proxy = Record<string, (...args: unknown[]) => unknown>;
+interface Proxies {
+  rpcSync(timeout?: number): Proxy;
+  rpcAsync(timeout?: number): Proxy;
+  remote(timeout?: number): Proxy;
+}
+let proxyFactory: ((r: RRef) => Proxies) | null = null;
+
+/** @internal api.ts provides the proxies (it owns rpcSync/rpcAsync/remote). */
+export function setRRefProxyFactory(f: (r: RRef) => Proxies): void {
+  proxyFactory = f;
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  if (ms <= 0) return p;
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    p,
+    new Promise<never>((_, rej) => {
+      timer = setTimeout(() => rej(new RpcError('TIMEOUT', `RPC ran for more than set timeout (${ms} ms) and will now be marked with an error`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+interface UserState {
+  forkId: GloballyUniqueId;
+  confirmed: boolean;
+  confirmedFuture: Future<void>;
+  released: boolean;
+}
+
+/** GC fallback for user RRefs that were never released (G1 still holds). */
+const finalizer = new FinalizationRegistry<{ owner: number; rrefId: GloballyUniqueId; forkId: GloballyUniqueId }>((held) => {
+  void sendControl(held.owner, MessageType.RREF_USER_DELETE, held).catch(() => {});
+});
+
+/**
+ * A remote reference (PyTorch's RRef): `new RRef(value)` makes a local owner RRef;
+ * `remote()` and received RRef arguments make user RRefs. See Note [RRef protocol].
+ */
+export class RRef<T = unknown> {
+  readonly ownerId: number;
+  readonly rrefId: GloballyUniqueId;
+  private user: UserState | null = null;
+  /** creation of a user RRef by remote(): rejects if the remote call failed */
+  private creation: Future<void> = Future.resolved<void>(undefined);
+  private ownerReleased = false;
+
+  constructor(value: T) {
+    const { self } = rpcState();
+    this.ownerId = self.id;
+    this.rrefId = newGid(self.id);
+    const entry = rrefContext().ownerEntry(this.rrefId);
+    entry.value.setResult(value);
+    entry.localRefs++;
+  }
+
+  /** @internal a view of an existing owner entry on this worker */
+  static ownerView<T>(rrefId: GloballyUniqueId): RRef<T> {
+    const r = Object.create(RRef.prototype) as RRef<T>;
+    Object.assign(r, { ownerId: rpcState().self.id, rrefId, user: null, creation: Future.resolved<void>(undefined), ownerReleased: false });
+    rrefContext().ownerEntry(rrefId).localRefs++;
+    return r;
+  }
+
+  /** @internal a user RRef for the fork `forkId` */
+  static userRef<T>(ownerId: number, rrefId: GloballyUniqueId, forkId: GloballyUniqueId, confirmed: boolean): RRef<T> {
+    const r = Object.create(RRef.prototype) as RRef<T>;
+    const user: UserState = { forkId, confirmed, confirmedFuture: new Future(), released: false };
+    if (confirmed) user.confirmedFuture.setResult();
+    else rrefContext().pendingUsers.add(gidKey(forkId));
+    Object.assign(r, { ownerId, rrefId, user, creation: Future.resolved<void>(undefined), ownerReleased: false });
+    finalizer.register(r, { owner: ownerId, rrefId, forkId }, r);
+    return r;
+  }
+
+  /** @internal */
+  confirm(): void {
+    if (!this.user || this.user.confirmed) return;
+    this.user.confirmed = true;
+    rrefContext().pendingUsers.delete(gidKey(this.user.forkId));
+    this.user.confirmedFuture.setResult();
+  }
+
+  /** @internal ties a user RRef to the remote() call that creates its value */
+  setCreation(p: Promise<unknown>): void {
+    this.creation = Future.from(p.then(() => this.confirm()));
+  }
+
+  get forkId(): GloballyUniqueId | null {
+    return this.user?.forkId ?? null;
+  }
+
+  isOwner(): boolean {
+    return this.user === null;
+  }
+
+  owner(): WorkerInfo {
+    const info = rpcState().agent.workerInfos().find((w) => w.id === this.ownerId);
+    if (!info) throw new RpcError('UNKNOWN_WORKER', `owner ${this.ownerId} of ${this} is not a known worker`);
+    return info;
+  }
+
+  ownerName(): string {
+    return this.owner().name;
+  }
+
+  confirmedByOwner(): boolean {
+    return this.user === null || this.user.confirmed;
+  }
+
+  /** The value, only on the owner (PyTorch's message otherwise). */
+  localValue(): T {
+    if (this.user) {
+      throw new RpcError('RREF', `RRef.localValue() can't be called on a user: can't call localValue() on user ${rpcState().self}. Call it on owner ${this.owner()}`);
+    }
+    const entry = rrefContext().owners.get(gidKey(this.rrefId));
+    if (!entry) throw new RpcError('RREF', `${this} was deleted on its owner`);
+    return entry.value.value() as T;
+  }
+
+  /** Copies the value here (the owner returns its own value). */
+  async toHere(timeout?: number): Promise<T> {
+    if (this.user?.released) throw new RpcError('RREF', `${this} was released. Cannot call to_here() on it after deletion.`);
+    const ms = timeoutMs(timeout);
+    if (!this.user) {
+      const entry = rrefContext().owners.get(gidKey(this.rrefId));
+      if (!entry) throw new RpcError('RREF', `${this} was deleted on its owner`);
+      return withTimeout(entry.value.wait() as Promise<T>, ms);
+    }
+    await withTimeout(this.creation.wait(), ms);
+    const owner = this.owner();
+    const res = await request(owner, { type: MessageType.PYTHON_RREF_FETCH_CALL, payload: { rrefId: this.rrefId } }, ms);
+    return (res.payload as { value: T }).value;
+  }
+
+  /** Tells the owner this user is gone (G1); waits for its confirmation first (G2). Idempotent. */
+  async release(): Promise<void> {
+    if (!this.user) {
+      if (this.ownerReleased) return;
+      this.ownerReleased = true;
+      rrefContext().dropLocalRef(this.rrefId);
+      return;
+    }
+    if (this.user.released) return;
+    this.user.released = true;
+    finalizer.unregister(this);
+    await this.creation.wait().catch(() => {});
+    if (!this.user.confirmed) await this.user.confirmedFuture.wait();
+    await sendControl(this.ownerId, MessageType.RREF_USER_DELETE, { rrefId: this.rrefId, forkId: this.user.forkId });
+  }
+
+  /** `rref.rpcSync().method(...args)`: runs the method on the owner's value and resolves with its result. */
+  rpcSync(timeout?: number): Record<string, (...args: unknown[]) => Promise<unknown>> {
+    return proxyFactory!(this as RRef).rpcSync(timeout) as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  }
+
+  /** `rref.rpcAsync().method(...args)`: the same, returning a Future. */
+  rpcAsync(timeout?: number): Record<string, (...args: unknown[]) => Future<unknown>> {
+    return proxyFactory!(this as RRef).rpcAsync(timeout) as Record<string, (...args: unknown[]) => Future<unknown>>;
+  }
+
+  /** `rref.remote().method(...args)`: the result stays on the owner; returns an RRef to it. */
+  remote(timeout?: number): Record<string, (...args: unknown[]) => RRef> {
+    return proxyFactory!(this as RRef).remote(timeout) as Record<string, (...args: unknown[]) => RRef>;
+  }
+
+  [Symbol.dispose](): void {
+    void this.release().catch(() => {});
+  }
+
+  toString(): string {
+    return this.user
+      ? `UserRRef(RRefId = ${gidString(this.rrefId)}, ForkId = ${gidString(this.user.forkId)})`
+      : `OwnerRRef(${gidString(this.rrefId)})`;
+  }
+}
+
+interface WireRRef {
+  owner: number;
+  rrefId: GloballyUniqueId;
+  forkId: GloballyUniqueId;
+  parent: number;
+}
+
+registerExtension<RRef>(EXT_RREF, {
+  test: (v): v is RRef => v instanceof RRef,
+  encode: (r, ctx): WireRRef => {
+    const self = rpcState().self.id;
+    const forkId = newGid(self);
+    if (r.isOwner()) {
+      if (ctx.peer !== self) rrefContext().addFork(r.rrefId, forkId);
+    } else {
+      rrefContext().pendingChildren.set(gidKey(forkId), r); // G2: keep the parent alive
+    }
+    return { owner: r.ownerId, rrefId: r.rrefId, forkId, parent: self };
+  },
+  decode: (data) => {
+    const { owner, rrefId, forkId, parent } = data as WireRRef;
+    const self = rpcState().self.id;
+    if (owner === self) {
+      if (parent !== self) void sendControl(parent, MessageType.RREF_CHILD_ACCEPT, { forkId }).catch(() => {});
+      return RRef.ownerView(rrefId);
+    }
+    const user = RRef.userRef(owner, rrefId, forkId, parent === owner);
+    if (parent !== owner) {
+      void sendControl(owner, MessageType.RREF_FORK_REQUEST, { rrefId, forkId })
+        .then(() => {
+          user.confirm();
+          return sendControl(parent, MessageType.RREF_CHILD_ACCEPT, { forkId });
+        })
+        .catch(() => {});
+    }
+    return user;
+  },
+});

@@ -1,0 +1,102 @@
+import { RpcError } from '../errors.js';
+import { Future } from '../future.js';
+import { MessageType } from '../messages/messageType.js';
+import { rpcState } from '../state.js';
+import { type GloballyUniqueId, gidKey } from './globallyUniqueId.js';
+
+/** What the owner keeps per RRef: the value and the forks (user RRefs) it knows of. */
+export interface OwnerEntry {
+  rrefId: GloballyUniqueId;
+  value: Future<unknown>;
+  forks: Set<string>;
+  /** a local `new RRef(v)` or a fetched owner object keeps the value alive */
+  localRefs: number;
+}
+
+/**
+ * Note [RRef protocol]
+ * PyTorch's RRef design (rref.rst): one OwnerRRef per RRefId on its owner; any number of
+ * UserRRefs, each a fork with its own ForkId. G1: the owner hears of every user's deletion
+ * (RREF_USER_DELETE). G2: a parent keeps a child fork alive (pendingChildren) until the
+ * child is confirmed by the owner (RREF_CHILD_ACCEPT), so the owner never sees a delete
+ * before the fork. User-to-user sharing: the child sends RREF_FORK_REQUEST to the owner,
+ * and after its ACK, RREF_CHILD_ACCEPT to the parent. Control messages are idempotent
+ * (sets keyed by id) and retried; user calls are never retried. The owner drops the value
+ * when no fork and no local reference remains.
+ */
+export class RRefContext {
+  readonly owners = new Map<string, OwnerEntry>();
+  readonly pendingChildren = new Map<string, unknown>();
+  readonly pendingUsers = new Set<string>();
+
+  ownerEntry(rrefId: GloballyUniqueId): OwnerEntry {
+    const key = gidKey(rrefId);
+    let e = this.owners.get(key);
+    if (!e) this.owners.set(key, (e = { rrefId, value: new Future(), forks: new Set(), localRefs: 0 }));
+    return e;
+  }
+
+  addFork(rrefId: GloballyUniqueId, forkId: GloballyUniqueId): void {
+    this.ownerEntry(rrefId).forks.add(gidKey(forkId));
+  }
+
+  /** G1: a user is gone; the value goes when nothing references it any more. */
+  delFork(rrefId: GloballyUniqueId, forkId: GloballyUniqueId): void {
+    const key = gidKey(rrefId);
+    const e = this.owners.get(key);
+    if (!e) return;
+    e.forks.delete(gidKey(forkId));
+    this.collect(key, e);
+  }
+
+  dropLocalRef(rrefId: GloballyUniqueId): void {
+    const key = gidKey(rrefId);
+    const e = this.owners.get(key);
+    if (!e) return;
+    e.localRefs = Math.max(0, e.localRefs - 1);
+    this.collect(key, e);
+  }
+
+  private collect(key: string, e: OwnerEntry): void {
+    if (e.forks.size === 0 && e.localRefs === 0) this.owners.delete(key);
+  }
+
+  debugInfo(): { numOwnerRRefs: number; numPendingUsers: number; numPendingChildren: number; numForks: number } {
+    let forks = 0;
+    for (const e of this.owners.values()) forks += e.forks.size;
+    return { numOwnerRRefs: this.owners.size, numPendingUsers: this.pendingUsers.size, numPendingChildren: this.pendingChildren.size, numForks: forks };
+  }
+}
+
+let context = new RRefContext();
+
+export function rrefContext(): RRefContext {
+  return context;
+}
+
+export function resetRRefContext(): void {
+  context = new RRefContext();
+}
+
+const CONTROL_TIMEOUT_MS = 5000;
+const CONTROL_RETRIES = 5;
+
+/** Sends an idempotent RRef control message, retrying on failure (user calls never retry). */
+export async function sendControl(to: number, type: MessageType, payload: unknown): Promise<void> {
+  const { agent } = rpcState();
+  const info = agent.workerInfos().find((w) => w.id === to);
+  if (!info) throw new RpcError('UNKNOWN_WORKER', `Unknown destination worker rank ${to}`);
+  let last: unknown;
+  for (let attempt = 0; attempt < CONTROL_RETRIES; attempt++) {
+    try {
+      await agent.send(info, { type, payload }, CONTROL_TIMEOUT_MS);
+      return;
+    } catch (e) {
+      last = e;
+      if (e instanceof RpcError && (e.code === 'SHUTDOWN' || e.code === 'REMOTE')) break;
+    }
+  }
+  throw last;
+}
+
+export { MessageType };
