@@ -178,14 +178,23 @@ export class Agent {
     }
   }
 
-  /** Fails the pending calls to a peer as soon as ZeroMQ reports it gone (heartbeat timeout). */
+  /**
+   * Fails the pending calls to a peer that ZeroMQ reports disconnected and that has not come
+   * back within three heartbeats (ZeroMQ reconnects by itself after transient drops).
+   */
   private async watchPeer(peer: Peer): Promise<void> {
+    let connected = true;
     try {
       for await (const event of peer.dealer.events) {
+        if (event.type === 'connect' || event.type === 'handshake') connected = true;
         if (event.type !== 'disconnect' || this.closed) continue;
-        for (const [id, p] of this.pending) {
-          if (p.to === peer.info) this.fail(id, new RpcError('PEER_DISCONNECTED', `lost the connection to ${peer.info} (it stopped answering heartbeats)`));
-        }
+        connected = false;
+        setTimeout(() => {
+          if (connected || this.closed) return;
+          for (const [id, p] of this.pending) {
+            if (p.to === peer.info) this.fail(id, new RpcError('PEER_DISCONNECTED', `lost the connection to ${peer.info} (it stopped answering heartbeats)`));
+          }
+        }, this.opts.heartbeatMs * 3).unref();
       }
     } catch {
       // the observer ends when the socket closes

@@ -3,13 +3,17 @@ import { register } from '../registry.js';
 import type { RRef } from './rref.js';
 
 /** Runs `method` on the value an RRef points at; registered on every worker (the proxies call it). */
-register('_wiregrad.rrefCallMethod', (rref: RRef, method: string, args: unknown[]) => {
-  const value = rref.localValue() as Record<string, unknown>;
-  const fn = value?.[method];
-  if (typeof fn !== 'function') {
-    throw Object.assign(new RpcError('INVALID_ARGUMENT', `'${value?.constructor?.name ?? typeof value}' object has no attribute '${method}'`), { name: 'AttributeError' });
+register('_wiregrad.rrefCallMethod', async (rref: RRef, method: string, args: unknown[]) => {
+  try {
+    const value = rref.localValue() as Record<string, unknown>;
+    const fn = value?.[method];
+    if (typeof fn !== 'function') {
+      throw Object.assign(new RpcError('INVALID_ARGUMENT', `'${value?.constructor?.name ?? typeof value}' object has no attribute '${method}'`), { name: 'AttributeError' });
+    }
+    return await (fn as (...a: unknown[]) => unknown).apply(value, args);
+  } finally {
+    await rref.release();
   }
-  return (fn as (...a: unknown[]) => unknown).apply(value, args);
 });
 
 export type MethodProxy<R> = Record<string, (...args: unknown[]) => R>;

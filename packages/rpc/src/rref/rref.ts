@@ -46,6 +46,9 @@ const finalizer = new FinalizationRegistry<{ owner: number; rrefId: GloballyUniq
   void sendControl(held.owner, MessageType.RREF_USER_DELETE, held).catch(() => {});
 });
 
+/** GC fallback for owner views that were never released: the local reference goes. */
+const ownerFinalizer = new FinalizationRegistry<GloballyUniqueId>((rrefId) => rrefContext().dropLocalRef(rrefId));
+
 /**
  * A remote reference (PyTorch's RRef): `new RRef(value)` makes a local owner RRef;
  * `remote()` and received RRef arguments make user RRefs. See Note [RRef protocol].
@@ -72,6 +75,7 @@ export class RRef<T = unknown> {
     const r = Object.create(RRef.prototype) as RRef<T>;
     Object.assign(r, { ownerId: rpcState().self.id, rrefId, user: null, creation: Future.resolved<void>(undefined), ownerReleased: false });
     rrefContext().ownerEntry(rrefId).localRefs++;
+    ownerFinalizer.register(r, rrefId, r);
     return r;
   }
 
@@ -96,7 +100,16 @@ export class RRef<T = unknown> {
 
   /** @internal ties a user RRef to the remote() call that creates its value */
   setCreation(p: Promise<unknown>): void {
-    this.creation = Future.from(p.then(() => this.confirm()));
+    // the owner registered this fork before running the function, so a failed call confirms it too
+    this.creation = Future.from(
+      p.then(
+        () => this.confirm(),
+        (e) => {
+          this.confirm();
+          throw e;
+        },
+      ),
+    );
   }
 
   get forkId(): GloballyUniqueId | null {
@@ -151,6 +164,7 @@ export class RRef<T = unknown> {
     if (!this.user) {
       if (this.ownerReleased) return;
       this.ownerReleased = true;
+      ownerFinalizer.unregister(this);
       rrefContext().dropLocalRef(this.rrefId);
       return;
     }
