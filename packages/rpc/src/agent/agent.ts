@@ -1,4 +1,5 @@
-import { Dealer, Router } from 'zeromq';
+import { Context, Dealer, Router, type Reply } from 'zeromq';
+import { startZap } from './zap.js';
 import { RpcError, timeoutError } from '../errors.js';
 import { decodeHeader, decodeMessage, encodeMessage, type Message } from '../messages/message.js';
 import { MessageType, messageTypeName } from '../messages/messageType.js';
@@ -29,6 +30,8 @@ interface Peer {
   /** device map from this worker to the peer, and the reverse of the peer's map to this worker */
   outMap: Record<string, string>;
   inMap: Record<string, string>;
+  /** disconnected for longer than three heartbeats */
+  down: boolean;
 }
 
 interface Pending {
@@ -59,14 +62,22 @@ export class Agent {
   private readonly limiter: Limiter;
   private nextId = 1;
   private closed = false;
+  private readonly context = new Context();
+  private readonly zap: Reply | null = null;
+  /** listen addresses of the peers by rank (diagnostics and tests) */
+  readonly peerAddresses = new Map<number, string>();
+  /** public keys allowed to connect when CURVE is on */
+  readonly allowedKeys = new Set<string>();
   address = '';
 
   constructor(private readonly opts: AgentOptions) {
+    if (opts.curve) this.zap = startZap(this.context, () => this.allowedKeys);
     this.router = new Router({
+      context: this.context,
       linger: 1000,
       maxMessageSize: opts.maxMessageBytes,
       mandatory: false,
-      ...(opts.curve ? { curveServer: true, curvePublicKey: opts.curve.publicKey, curveSecretKey: opts.curve.secretKey } : {}),
+      ...(opts.curve ? { curveServer: true, curvePublicKey: opts.curve.publicKey, curveSecretKey: opts.curve.secretKey, zapDomain: 'wiregrad' } : {}),
     });
     this.routerQueue = new SendQueue(this.router);
     this.limiter = new Limiter(opts.numWorkerThreads);
@@ -90,7 +101,10 @@ export class Agent {
   /** Connects a DEALER to every peer (this worker included: self-calls go over the wire too). */
   connect(peers: { info: WorkerInfo; address: string; publicKey: string | null; outMap: Record<string, string>; inMap: Record<string, string> }[]): void {
     for (const p of peers) {
+      if (p.publicKey) this.allowedKeys.add(p.publicKey);
+      this.peerAddresses.set(p.info.id, p.address);
       const dealer = new Dealer({
+        context: this.context,
         routingId: this.self.name,
         linger: 1000,
         maxMessageSize: this.opts.maxMessageBytes,
@@ -103,7 +117,7 @@ export class Agent {
           : {}),
       });
       dealer.connect(p.address);
-      const peer: Peer = { info: p.info, dealer, queue: new SendQueue(dealer), outMap: p.outMap, inMap: p.inMap };
+      const peer: Peer = { info: p.info, dealer, queue: new SendQueue(dealer), outMap: p.outMap, inMap: p.inMap, down: false };
       this.peers.set(p.info.name, peer);
       this.byName.set(p.info.name, p.info);
       void this.responseLoop(peer);
@@ -132,6 +146,7 @@ export class Agent {
     if (this.closed) return Promise.reject(new RpcError('SHUTDOWN', 'RPC agent is shut down'));
     const peer = this.peers.get(to.name);
     if (!peer) return Promise.reject(new RpcError('UNKNOWN_WORKER', `Unknown destination worker ${to.name}`));
+    if (peer.down) return Promise.reject(new RpcError('PEER_DISCONNECTED', `${to} is unreachable (no heartbeat for ${this.opts.heartbeatMs * 3} ms)`));
     const id = this.nextId++;
     let frames: Uint8Array[];
     try {
@@ -186,11 +201,15 @@ export class Agent {
     let connected = true;
     try {
       for await (const event of peer.dealer.events) {
-        if (event.type === 'connect' || event.type === 'handshake') connected = true;
+        if (event.type === 'connect' || event.type === 'handshake') {
+          connected = true;
+          peer.down = false;
+        }
         if (event.type !== 'disconnect' || this.closed) continue;
         connected = false;
         setTimeout(() => {
           if (connected || this.closed) return;
+          peer.down = true;
           for (const [id, p] of this.pending) {
             if (p.to === peer.info) this.fail(id, new RpcError('PEER_DISCONNECTED', `lost the connection to ${peer.info} (it stopped answering heartbeats)`));
           }
@@ -253,6 +272,7 @@ export class Agent {
     for (const id of [...this.pending.keys()]) this.fail(id, new RpcError('SHUTDOWN', 'RPC agent shut down while the call was pending'));
     this.router.close();
     for (const p of this.peers.values()) p.dealer.close();
+    this.zap?.close();
   }
 }
 
