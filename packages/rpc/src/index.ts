@@ -4,7 +4,7 @@ import './rref/proxy.js';
 export { initRpc, rpcSync, rpcAsync, remote, shutdown, getWorkerInfo, getWorkerInfos, getRpcTimeout, setRpcTimeout, getRRefDebugInfo, curveKeyPair, register } from './api.js';
 export type { BackendOptions, InitOptions, CallOptions, ShutdownOptions } from './api.js';
 export { Future, waitAll } from './future.js';
-export { RRef } from './rref/rref.js';
+export { RRef, setRRefBackward } from './rref/rref.js';
 export type { GloballyUniqueId } from './rref/globallyUniqueId.js';
 export { WorkerInfo } from './agent/workerInfo.js';
 export { RpcError, NOT_INITIALIZED_MESSAGE } from './errors.js';

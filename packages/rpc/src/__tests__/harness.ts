@@ -14,7 +14,8 @@ export function freePort(): Promise<number> {
 }
 
 export interface WorkerSpec {
-  scenario: string;
+  /** a scenario name under ./scenarios, or the URL of a scenario module */
+  scenario: string | URL;
   worldSize: number;
   /** ranks to start (default: all) */
   ranks?: number[];
@@ -24,7 +25,7 @@ export interface WorkerSpec {
 }
 
 /**
- * Runs `scenarios/<scenario>.ts` on `worldSize` worker_threads, each its own RPC worker on a
+ * Runs a scenario module (`scenarios/<name>.ts` or a URL) on `worldSize` worker_threads, each its own RPC worker on a
  * fresh port, and returns what each rank's `run()` returned. Workers shut down (closing every
  * socket) before they exit, on success, on error and on their own watchdog timeout.
  */
@@ -36,7 +37,7 @@ export async function runWorkers(spec: WorkerSpec): Promise<unknown[]> {
       new Promise<unknown>((resolve, reject) => {
         const w = new Worker(new URL('./bootstrap.mjs', import.meta.url), {
           execArgv: ['--conditions=source'],
-          workerData: { scenario: spec.scenario, rank, worldSize: spec.worldSize, initMethod, extra: spec.extra, timeoutMs: spec.timeoutMs ?? 20000 },
+          workerData: { scenario: String(typeof spec.scenario === 'string' ? new URL(`./scenarios/${spec.scenario}.ts`, import.meta.url) : spec.scenario), rank, worldSize: spec.worldSize, initMethod, extra: spec.extra, timeoutMs: spec.timeoutMs ?? 20000 },
         });
         let result: { ok: boolean; value?: unknown; error?: string } | undefined;
         w.on('message', (m) => (result = m));

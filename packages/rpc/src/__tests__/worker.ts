@@ -18,7 +18,7 @@ const watchdog = setTimeout(() => {
 }, timeoutMs);
 
 try {
-  const mod = (await import(`./scenarios/${scenario}.ts`)) as { run(ctx: ScenarioContext): Promise<unknown> };
+  const mod = (await import(scenario)) as { run(ctx: ScenarioContext): Promise<unknown> };
   const value = await mod.run({ rank, worldSize, initMethod, extra });
   parentPort!.postMessage({ ok: true, value });
 } catch (e) {

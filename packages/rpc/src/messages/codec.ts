@@ -68,11 +68,11 @@ function encodeTensor(t: Tensor, ctx: CodecContext): unknown {
   }
   const i = ctx.tensors.length;
   ctx.tensors.push(t.device.type === 'cpu' ? t.contiguous() : t.cpu().contiguous());
-  return { i, dtype: t.dtype, shape: [...t.shape], device: target };
+  return { i, dtype: t.dtype, shape: [...t.shape], device: target, rg: t.requiresGrad };
 }
 
 function decodeTensor(data: unknown, ctx: CodecContext): Tensor {
-  const { i, dtype, shape, device } = data as { i: number; dtype: DType; shape: number[]; device: string };
+  const { i, dtype, shape, device, rg } = data as { i: number; dtype: DType; shape: number[]; device: string; rg?: boolean };
   const frame = ctx.frames[i];
   if (!frame) throw new RpcError('PROTOCOL', `tensor frame ${i} is missing (message has ${ctx.frames.length} tensor frames)`);
   const arr = typedArrayFor(dtype, 0);
@@ -86,7 +86,10 @@ function decodeTensor(data: unknown, ctx: CodecContext): Tensor {
   const data_ = new Ctor(aligned.buffer, aligned.byteOffset, numel);
   try {
     const t = Tensor.fromTypedArray(data_, shape, dtype);
-    return device === 'cpu' ? t : t.to(toDevice(device as 'cpu'));
+    const placed = device === 'cpu' ? t : t.to(toDevice(device as 'cpu'));
+    // like a pickled torch tensor, it arrives as a leaf that keeps requires_grad
+    if (rg === true && (dtype === 'float32' || dtype === 'float64')) placed.requiresGrad = true;
+    return placed;
   } catch (e) {
     if (e instanceof TensorError) throw new RpcError('PROTOCOL', `bad tensor in message: ${e.message}`);
     throw e;

@@ -18,6 +18,14 @@ interface Proxies {
 }
 let proxyFactory: ((r: RRef) => Proxies) | null = null;
 
+type RRefBackward = (rref: RRef, contextId: bigint | -1, retainGraph: boolean) => Promise<void>;
+let backwardImpl: RRefBackward | null = null;
+
+/** @wiregrad/dist-autograd installs RRef.backward (rpc knows nothing of autograd). */
+export function setRRefBackward(impl: RRefBackward): void {
+  backwardImpl = impl;
+}
+
 /** @internal api.ts provides the proxies (it owns rpcSync/rpcAsync/remote). */
 export function setRRefProxyFactory(f: (r: RRef) => Proxies): void {
   proxyFactory = f;
@@ -112,6 +120,11 @@ export class RRef<T = unknown> {
     );
   }
 
+  /** Settles when the owner has created the value (PyTorch's rref._get_future()); rejects with the creation error. */
+  getFuture(): Future<void> {
+    return this.creation;
+  }
+
   get forkId(): GloballyUniqueId | null {
     return this.user?.forkId ?? null;
   }
@@ -189,6 +202,15 @@ export class RRef<T = unknown> {
   /** `rref.remote().method(...args)`: the result stays on the owner; returns an RRef to it. */
   remote(timeout?: number): Record<string, (...args: unknown[]) => RRef> {
     return proxyFactory!(this as RRef).remote(timeout) as Record<string, (...args: unknown[]) => RRef>;
+  }
+
+  /**
+   * Runs backward from the tensor this RRef holds (PyTorch's RRef.backward): on the owner,
+   * contextId -1 means a local backward; otherwise a distributed one in that context.
+   */
+  backward(contextId: bigint | -1 = -1, retainGraph = false): Promise<void> {
+    if (!backwardImpl) return Promise.reject(new RpcError('RREF', 'RRef.backward() needs @wiregrad/dist-autograd; import it once'));
+    return backwardImpl(this as RRef, contextId, retainGraph);
   }
 
   [Symbol.dispose](): void {

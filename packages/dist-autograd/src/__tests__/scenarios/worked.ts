@@ -1,0 +1,45 @@
+import { manualSeed, rand, type Tensor } from '@wiregrad/autograd';
+import { initRpc, register, rpcSync, shutdown } from '@wiregrad/rpc';
+import { backward, context, getDebugInfo, getGradients, retrieveContext } from '@wiregrad/dist-autograd';
+import type { ScenarioContext } from '../../../../rpc/src/__tests__/worker.js';
+
+register('myAdd', (a: Tensor, b: Tensor) => a.add(b));
+register('gradsHere', (id: bigint) => getGradients(id).size);
+const close = (a: Tensor, b: Tensor) => a.sub(b).abs().max().item() < 1e-6;
+
+/** The design note's worked example (docs/source/rpc/distributed_autograd.rst). */
+export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
+  await initRpc(`worker${rank}`, { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 10 } });
+  const out: Record<string, unknown> = {};
+  if (rank === 0) {
+    manualSeed(0);
+    await context(async (contextId) => {
+      const t1 = rand([3, 3], { requiresGrad: true });
+      const t2 = rand([3, 3], { requiresGrad: true });
+      const t3 = await rpcSync<Tensor>('worker1', 'myAdd', [t1, t2]);
+      const t4 = rand([3, 3], { requiresGrad: true });
+      const t5 = t3.mul(t4);
+      const loss = t5.sum();
+      const ctx = retrieveContext(contextId);
+      out.sendFunctions = ctx.sendFunctions().size;
+      out.recvFunctions = ctx.recvFunctions().size;
+      out.t3GradFn = t3.gradFn?.name();
+      out.knownWorkers = [...ctx.knownWorkerIds()];
+      out.idHighBits = Number(contextId >> 48n);
+      await backward(contextId, [loss]);
+      const grads = getGradients(contextId);
+      out.numGrads = grads.size;
+      out.t1 = close(grads.get(t1)!, t4);
+      out.t2 = close(grads.get(t2)!, t4);
+      out.t4 = close(grads.get(t4)!, t1.add(t2));
+      out.gradUntouched = t1.grad === null && t4.grad === null;
+      out.worker1Grads = await rpcSync('worker1', 'gradsHere', [contextId]);
+      await backward(contextId, [t3.mul(t4).sum()]);
+      out.accumulated = close(getGradients(contextId).get(t4)!, t1.add(t2).mul(2));
+    });
+  }
+  await new Promise((r) => setTimeout(r, 100));
+  out.contextsAfter = getDebugInfo().numAutogradContexts;
+  await shutdown();
+  return out;
+}

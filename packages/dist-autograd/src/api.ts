@@ -1,0 +1,50 @@
+import type { Tensor } from '@wiregrad/autograd';
+import { forwardCleanup } from './cleanup.js';
+import { getContainer } from './context/container.js';
+import type { DistAutogradContext } from './context/context.js';
+import { DistAutogradError } from './errors.js';
+
+/**
+ * Runs `fn` inside a new distributed autograd context (PyTorch's `with context() as id`):
+ * the context is current across `await`s, and leaving releases it here and on every worker
+ * it talked to.
+ */
+export async function context<T>(fn: (contextId: bigint) => Promise<T>): Promise<T> {
+  const container = getContainer();
+  const ctx = container.newContext();
+  try {
+    return await container.current.run(ctx.contextId, () => fn(ctx.contextId));
+  } finally {
+    await releaseContext(ctx.contextId);
+  }
+}
+
+/** Releases a context here and, transitively, on every known worker; throws if absent. */
+export async function releaseContext(contextId: bigint): Promise<void> {
+  const ctx = getContainer().take(contextId);
+  if (!ctx) throw new DistAutogradError('NO_CONTEXT', `Could not find autograd context with id: ${contextId}`);
+  await forwardCleanup(ctx, null);
+}
+
+/** The gradients accumulated on this worker in the context (leaf tensor -> gradient). */
+export function getGradients(contextId: bigint): Map<Tensor, Tensor> {
+  return new Map(getContainer().retrieveContext(contextId).accumulatedGrads);
+}
+
+export function retrieveContext(contextId: bigint): DistAutogradContext {
+  return getContainer().retrieveContext(contextId);
+}
+
+export function getMaxId(): bigint {
+  return getContainer().getMaxId();
+}
+
+export function getDebugInfo(): { numAutogradContexts: number; numCurrentBackwardPasses: number } {
+  const c = getContainer();
+  return { numAutogradContexts: c.contexts.size, numCurrentBackwardPasses: c.numCurrentBackwardPasses };
+}
+
+/** The id of the current context, or null outside `context()`. */
+export function currentContextId(): bigint | null {
+  return getContainer().currentContext()?.contextId ?? null;
+}

@@ -1,0 +1,64 @@
+import { MessageType, getWorkerInfos, rpcState } from '@wiregrad/rpc';
+import { getContainer, maybeContainer } from './context/container.js';
+import type { DistAutogradContext } from './context/context.js';
+
+const RETRIES = 20;
+
+async function sendCleanup(to: number, contextId: bigint): Promise<void> {
+  const info = getWorkerInfos().find((w) => w.id === to);
+  if (!info) return;
+  const { agent, defaultTimeoutMs } = rpcState();
+  for (let attempt = 0; attempt < RETRIES; attempt++) {
+    try {
+      await agent.send(info, { type: MessageType.CLEANUP_AUTOGRAD_CONTEXT_REQ, payload: { contextId } }, Math.min(defaultTimeoutMs || 5000, 5000));
+      return;
+    } catch (e) {
+      if ((e as { code?: string }).code === 'SHUTDOWN' || (e as { code?: string }).code === 'NOT_INITIALIZED') return;
+    }
+  }
+}
+
+/** Tells every worker the context talked to that it is gone (CLEANUP_AUTOGRAD_CONTEXT_REQ, retried). */
+export async function forwardCleanup(ctx: DistAutogradContext, except: number | null): Promise<void> {
+  const self = getContainer().workerId;
+  await Promise.allSettled([...ctx.knownWorkerIds()].filter((w) => w !== self && w !== except).map((w) => sendCleanup(w, ctx.contextId)));
+}
+
+/** PyTorch's releaseContextIfPresent, on receiving a cleanup: drop it here, forward to its known workers. */
+export async function releaseContextIfPresent(contextId: bigint, from: number | null): Promise<void> {
+  const ctx = maybeContainer()?.take(contextId);
+  if (ctx) await forwardCleanup(ctx, from);
+}
+
+let contextTimeoutMs: number | null = null;
+let sweeper: NodeJS.Timeout | null = null;
+
+/**
+ * Note [Context expiry]
+ * PyTorch leaks a context on other workers when the worker that created it dies before
+ * releasing it (pytorch#26379). Here a context this worker did not create, with no pass
+ * running, is dropped after `timeout` ms without activity (default: twice the RPC timeout,
+ * or 2 minutes when RPCs have none).
+ */
+export function setContextTimeout(ms: number | null): void {
+  contextTimeoutMs = ms;
+}
+
+export function startSweeper(): void {
+  stopSweeper();
+  sweeper = setInterval(() => {
+    const container = maybeContainer();
+    if (!container) return;
+    const limit = contextTimeoutMs ?? (2 * rpcState().defaultTimeoutMs || 120_000);
+    const now = Date.now();
+    for (const ctx of [...container.contexts.values()]) {
+      if (ctx.originWorkerId !== container.workerId && !ctx.pass && now - ctx.lastActivity > limit) container.take(ctx.contextId);
+    }
+  }, 250);
+  sweeper.unref();
+}
+
+export function stopSweeper(): void {
+  if (sweeper) clearInterval(sweeper);
+  sweeper = null;
+}

@@ -1,0 +1,146 @@
+import { GraphRoot, InputBuffer, Tensor, getEngine, gradientEdge, onesLike, type Node } from '@wiregrad/autograd';
+import { MessageType, RpcError, getWorkerInfo, getWorkerInfos, rpcState } from '@wiregrad/rpc';
+import { getContainer } from '../context/container.js';
+import type { BackwardPass, DistAutogradContext } from '../context/context.js';
+import { DistAutogradError } from '../errors.js';
+import type { PropagateGradientsReq } from '../messages/propagateGradientsReq.js';
+import { buildGraphTask, ensurePass, finishGraphTask, reachableRecvs, runReady } from './backwardPass.js';
+
+/**
+ * Note [No hang on unused outputs]
+ * PyTorch's FAST mode assumes every send function of a context receives a gradient, so an
+ * RPC whose output is unused hangs backward forever. wiregrad first runs a reachability
+ * round ('mark' PropagateGradientsReqs): from the roots, each worker walks its local graph
+ * to the RecvRpcBackward nodes it reaches and tells their senders to mark the matching send
+ * function, which walks on from there. Only marked send functions count as roots of the
+ * pass, so every dependency the engine waits for is one that will arrive: unused outputs
+ * are pruned, and the gradients equal a local computation. Each response completes only
+ * after the worker's nested marks (or, in the gradient round, its local engine and nested
+ * gradient RPCs) have finished, so the root knows when the whole pass is over.
+ */
+function send(to: number, payload: PropagateGradientsReq): Promise<unknown> {
+  const info = getWorkerInfos().find((w) => w.id === to);
+  if (!info) return Promise.reject(new RpcError('UNKNOWN_WORKER', `Unknown destination worker rank ${to}`));
+  const { agent, defaultTimeoutMs } = rpcState();
+  return agent.send(info, { type: MessageType.BACKWARD_AUTOGRAD_REQ, payload }, defaultTimeoutMs);
+}
+
+/** Marks what `starts` reach on other workers, once per RecvRpcBackward; resolves when all nested marks are done. */
+async function markFrom(ctx: DistAutogradContext, pass: BackwardPass, starts: readonly Node[]): Promise<void> {
+  const fresh = reachableRecvs(starts).filter((r) => !pass.markedRecvs.has(r));
+  for (const r of fresh) pass.markedRecvs.add(r);
+  await Promise.all(
+    fresh.map((r) => send(r.fromWorkerId, { kind: 'mark', passId: pass.id, metadata: { contextId: ctx.contextId, messageId: r.messageId }, grads: [], retainGraph: false })),
+  );
+}
+
+/** Waits for every gradient RPC of the pass, including ones started while waiting. */
+async function drain(pass: BackwardPass): Promise<void> {
+  for (let batch = pass.outstanding.splice(0); batch.length > 0; batch = pass.outstanding.splice(0)) await Promise.all(batch);
+}
+
+function nodeError(e: unknown): DistAutogradError {
+  const message = e instanceof Error ? e.message : String(e);
+  if (/Error on Node \d+:/.test(message)) return new DistAutogradError('BACKWARD', message);
+  return new DistAutogradError('BACKWARD', `Error on Node ${getWorkerInfo().id}: ${message}`);
+}
+
+function checkTask(pass: BackwardPass): void {
+  const task = pass.graphTask;
+  if (task?.hasError) throw task.error;
+}
+
+function validateRoots(roots: readonly Tensor[]): void {
+  if (!Array.isArray(roots) || roots.length === 0) throw new DistAutogradError('INVALID_ROOT', 'No tensors provided for gradient computation.');
+  roots.forEach((t, i) => {
+    if (!(t instanceof Tensor)) throw new DistAutogradError('INVALID_ROOT', `root ${i} is not a Tensor`);
+    if (!t.requiresGrad) throw new DistAutogradError('INVALID_ROOT', `requires_grad not set on root ${i}`);
+    if (t.numel !== 1) throw new DistAutogradError('INVALID_ROOT', `root ${i} of shape [${t.shape.join(', ')}] is not a scalar, all roots need to be scalar`);
+    if (!t.gradFn) throw new DistAutogradError('INVALID_ROOT', `root ${i} does not have a valid gradient function.`);
+  });
+}
+
+/** Tells every known worker that a pass failed, so it frees its share (best effort, transitive). */
+function broadcastAbort(ctx: DistAutogradContext, passId: string, error: unknown): void {
+  for (const w of ctx.knownWorkerIds()) {
+    void send(w, { kind: 'abort', passId, metadata: { contextId: ctx.contextId, messageId: 0n }, grads: [], retainGraph: false, error: String(error) }).catch(() => {});
+  }
+}
+
+/** Distributed backward from scalar `roots` in context `contextId` (PyTorch's DistEngine::execute). */
+export async function backward(contextId: bigint, roots: Tensor[], opts: { retainGraph?: boolean } = {}): Promise<void> {
+  validateRoots(roots);
+  const container = getContainer();
+  const ctx = container.retrieveContext(contextId);
+  if (ctx.pass) throw new DistAutogradError('BACKWARD', `a backward pass is already running in autograd context ${contextId}`);
+  const pass = ensurePass(ctx, `${container.workerId}:${container.newMessageId()}`);
+  container.numCurrentBackwardPasses++;
+  try {
+    const rootNodes = roots.map((t) => t.gradFn as Node);
+    await markFrom(ctx, pass, rootNodes);
+    const root = new GraphRoot(roots.map(gradientEdge), roots.map((t) => onesLike(t)));
+    const task = buildGraphTask(ctx, pass, root, opts.retainGraph ?? false);
+    getEngine().executeWithGraphTask({ task, root, buffer: new InputBuffer(0) });
+    runReady(task);
+    checkTask(pass);
+    await drain(pass);
+    checkTask(pass);
+    finishGraphTask(task);
+    checkTask(pass);
+  } catch (e) {
+    const err = nodeError(e);
+    broadcastAbort(ctx, pass.id, err.message);
+    throw err;
+  } finally {
+    if (ctx.pass === pass) ctx.pass = null;
+    container.numCurrentBackwardPasses--;
+  }
+}
+
+/** The BACKWARD_AUTOGRAD_REQ handler: marks, gradients or an abort for one pass. */
+export async function onPropagateGradients(req: PropagateGradientsReq): Promise<void> {
+  const container = getContainer();
+  const ctx = container.retrieveContext(req.metadata.contextId);
+  if (req.kind === 'abort') {
+    if (ctx.pass?.id === req.passId) {
+      const task = ctx.pass.graphTask;
+      ctx.pass = null;
+      if (task && !task.futureCompleted) finishGraphTask(task);
+      broadcastAbort(ctx, req.passId, req.error);
+    }
+    return;
+  }
+  const pass = ensurePass(ctx, req.passId);
+  const sendFn = ctx.sendFunction(req.metadata.messageId);
+  if (!sendFn) throw new DistAutogradError('BACKWARD', `no send function for message ${req.metadata.messageId} in autograd context ${ctx.contextId}`);
+  if (req.kind === 'mark') {
+    if (pass.reachableSends.has(sendFn)) return;
+    pass.reachableSends.add(sendFn);
+    await markFrom(ctx, pass, [sendFn]);
+    return;
+  }
+  try {
+    if (!pass.graphTask) {
+      container.numCurrentBackwardPasses++;
+      buildGraphTask(ctx, pass, null, req.retainGraph);
+    }
+    const task = pass.graphTask!;
+    sendFn.setGrads(req.grads);
+    pass.fired.add(sendFn);
+    getEngine().executeWithGraphTask({ task, root: sendFn, buffer: new InputBuffer(0) });
+    runReady(task);
+    checkTask(pass);
+    await drain(pass);
+    checkTask(pass);
+    // a worker that did not start the pass is done once every reachable send function fired
+    const isOrigin = req.passId.startsWith(`${container.workerId}:`);
+    if (!isOrigin && ctx.pass === pass && pass.fired.size === pass.reachableSends.size) {
+      ctx.pass = null;
+      container.numCurrentBackwardPasses--;
+      finishGraphTask(task);
+      checkTask(pass);
+    }
+  } catch (e) {
+    throw nodeError(e);
+  }
+}

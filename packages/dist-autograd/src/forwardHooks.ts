@@ -1,0 +1,66 @@
+import { MessageType, type Message, type WorkerInfo, getWorkerInfo, rpcState } from '@wiregrad/rpc';
+import { getContainer } from './context/container.js';
+import type { DistAutogradContext } from './context/context.js';
+import { tensorsRequiringGrad } from './engine/collectTensors.js';
+import { RecvRpcBackward } from './functions/recvRpcBackward.js';
+import { SendRpcBackward } from './functions/sendRpcBackward.js';
+import type { RpcWithAutograd } from './messages/rpcWithAutograd.js';
+
+type Outgoing = Omit<Message, 'id'>;
+
+/**
+ * Note [Forward recording]
+ * Inside a context every user RPC (call, remote, toHere) travels as FORWARD_AUTOGRAD_REQ
+ * with AutogradMetadata {contextId, messageId}: the destination joins knownWorkerIds even
+ * when nothing requires grad; tensors that require grad get a SendRpcBackward here and,
+ * on arrival, one RecvRpcBackward as their grad_fn. The answer is wrapped the same way
+ * (FORWARD_AUTOGRAD_RESP), so gradients of returned tensors flow back to the callee.
+ */
+function wrap(ctx: DistAutogradContext, type: Message['type'], msg: Outgoing): Outgoing {
+  const container = getContainer();
+  const messageId = container.newMessageId();
+  const tensors = tensorsRequiringGrad(msg.payload);
+  if (tensors.length > 0) ctx.addSendFunction(messageId, new SendRpcBackward(tensors));
+  const payload: RpcWithAutograd = {
+    fromWorkerId: getWorkerInfo().id,
+    wrappedType: msg.type,
+    metadata: { contextId: ctx.contextId, messageId },
+    payload: msg.payload,
+  };
+  return { type, payload };
+}
+
+/** Attaches one RecvRpcBackward to the tensors that arrived requiring grad. */
+function attachRecv(ctx: DistAutogradContext, w: RpcWithAutograd): void {
+  const tensors = tensorsRequiringGrad(w.payload);
+  if (tensors.length === 0) return;
+  ctx.addRecvFunction(w.metadata.messageId, new RecvRpcBackward(ctx.contextId, w.metadata.messageId, w.fromWorkerId, ctx, tensors));
+}
+
+export function wrapRequest(to: WorkerInfo, msg: Outgoing): Outgoing {
+  const ctx = getContainer().currentContext();
+  if (!ctx) return msg;
+  ctx.addKnownWorkerId(to.id);
+  ctx.touch();
+  return wrap(ctx, MessageType.FORWARD_AUTOGRAD_REQ, msg);
+}
+
+export function unwrapResponse(_from: WorkerInfo, msg: Message): Message {
+  if (msg.type !== MessageType.FORWARD_AUTOGRAD_RESP) return msg;
+  const w = msg.payload as RpcWithAutograd;
+  const ctx = getContainer().getOrCreateContext(w.metadata.contextId);
+  attachRecv(ctx, w);
+  return { type: w.wrappedType, id: msg.id, payload: w.payload };
+}
+
+/** FORWARD_AUTOGRAD_REQ: record the recv side, run the wrapped call inside the context, wrap the answer. */
+export async function onForwardRequest(msg: Message, from: WorkerInfo): Promise<Outgoing> {
+  const container = getContainer();
+  const w = msg.payload as RpcWithAutograd;
+  const ctx = container.getOrCreateContext(w.metadata.contextId);
+  ctx.addKnownWorkerId(w.fromWorkerId);
+  attachRecv(ctx, w);
+  const reply = await container.current.run(ctx.contextId, () => rpcState().agent.dispatch({ type: w.wrappedType, id: msg.id, payload: w.payload }, from));
+  ctx.touch();
+  return wrap(ctx, MessageType.FORWARD_AUTOGRAD_RESP, reply);
+}

@@ -1,0 +1,60 @@
+import { Tensor } from '@wiregrad/autograd';
+import { MessageType, type RRef, rpcState, setRRefBackward, setRpcAutogradHooks } from '@wiregrad/rpc';
+import { releaseContextIfPresent, startSweeper, stopSweeper } from './cleanup.js';
+import { initContainer, resetContainer } from './context/container.js';
+import { backward, onPropagateGradients } from './engine/distEngine.js';
+import { DistAutogradError } from './errors.js';
+import { onForwardRequest, unwrapResponse, wrapRequest } from './forwardHooks.js';
+import type { CleanupAutogradContextReq } from './messages/cleanupAutogradContextReq.js';
+import type { PropagateGradientsReq } from './messages/propagateGradientsReq.js';
+import type { RRefBackwardReq } from './messages/rrefBackwardReq.js';
+
+/** PyTorch's RRef.backward: the owner runs it (locally for contextId -1), a user asks the owner. */
+async function rrefBackward(rref: RRef, contextId: bigint | -1, retainGraph: boolean): Promise<void> {
+  if (!rref.isOwner()) {
+    if (contextId === -1) throw new DistAutogradError('INVALID_ROOT', "User RRefs require 'dist_autograd_ctx_id' to be specified");
+    const payload: RRefBackwardReq = { rref, contextId, retainGraph };
+    const { agent, defaultTimeoutMs } = rpcState();
+    await agent.send(rref.owner(), { type: MessageType.RREF_BACKWARD_REQ, payload }, defaultTimeoutMs);
+    return;
+  }
+  const value = rref.localValue();
+  if (!(value instanceof Tensor)) throw new DistAutogradError('INVALID_ROOT', 'RRef should contain a tensor for .backward()');
+  if (contextId === -1) value.backward(undefined, { retainGraph });
+  else await backward(contextId, [value], { retainGraph });
+}
+
+// Note [Autograd hooks] in @wiregrad/rpc: distributed autograd plugs into every agent here.
+setRpcAutogradHooks({
+  onInit: (rank) => {
+    initContainer(rank);
+    startSweeper();
+  },
+  onShutdown: () => {
+    stopSweeper();
+    resetContainer();
+  },
+  wrapRequest,
+  unwrapResponse,
+  handlers: {
+    [MessageType.FORWARD_AUTOGRAD_REQ]: onForwardRequest,
+    [MessageType.BACKWARD_AUTOGRAD_REQ]: async (msg) => {
+      await onPropagateGradients(msg.payload as PropagateGradientsReq);
+      return { type: MessageType.BACKWARD_AUTOGRAD_RESP, payload: {} };
+    },
+    [MessageType.CLEANUP_AUTOGRAD_CONTEXT_REQ]: async (msg, from) => {
+      await releaseContextIfPresent((msg.payload as CleanupAutogradContextReq).contextId, from.id);
+      return { type: MessageType.CLEANUP_AUTOGRAD_CONTEXT_RESP, payload: {} };
+    },
+    [MessageType.RREF_BACKWARD_REQ]: async (msg) => {
+      const { rref, contextId, retainGraph } = msg.payload as RRefBackwardReq;
+      try {
+        await rrefBackward(rref, contextId, retainGraph);
+      } finally {
+        await rref.release();
+      }
+      return { type: MessageType.RREF_BACKWARD_RESP, payload: {} };
+    },
+  },
+});
+setRRefBackward(rrefBackward);

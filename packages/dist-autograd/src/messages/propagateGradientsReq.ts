@@ -1,0 +1,17 @@
+import type { Tensor } from '@wiregrad/tensor';
+import type { AutogradMetadata } from './autogradMetadata.js';
+
+/**
+ * PyTorch's PropagateGradientsReq (BACKWARD_AUTOGRAD_REQ): the gradients for the send
+ * function `metadata.messageId` on the receiver, and whether to keep the graph. `passId`
+ * names the backward pass; `kind` 'mark' is the reachability round that precedes it
+ * (Note [No hang on unused outputs]) and 'abort' tells a worker a pass failed.
+ */
+export interface PropagateGradientsReq {
+  kind: 'grads' | 'mark' | 'abort';
+  passId: string;
+  metadata: AutogradMetadata;
+  grads: (Tensor | null)[];
+  retainGraph: boolean;
+  error?: string;
+}

@@ -1,0 +1,8 @@
+import type { RRef } from '@wiregrad/rpc';
+
+/** PyTorch's RRefBackwardReq (RREF_BACKWARD_REQ): run backward on the owner from the RRef's tensor. */
+export interface RRefBackwardReq {
+  rref: RRef;
+  contextId: bigint;
+  retainGraph: boolean;
+}
