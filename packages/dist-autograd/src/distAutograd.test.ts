@@ -22,3 +22,37 @@ describe('distributed autograd (real ZeroMQ, worker threads)', () => {
     expect(r1).toEqual({ contextsAfter: 0 });
   }, 60000);
 });
+
+describe('distributed gradients equal a local computation', () => {
+  it('round trips, nested RPC through 3 workers, multiple outputs, mixed requiresGrad, unused outputs, hooks, RRef chains, errors', async () => {
+    const results = (await runWorkers({ scenario: 'equivalence', worldSize: 3, extra: 'equivalence', timeoutMs: 60000 })) as Record<string, unknown>[];
+    const r0 = results[0]!;
+    expect(r0).toMatchObject({
+      roundTrips: true,
+      nested: true,
+      multipleOutputs: true,
+      mixedRequiresGrad: true,
+      unusedOutput: true,
+      selfCall: true,
+      hooks: true,
+      distOptim: true,
+      rrefUserNoCtx: "User RRefs require 'dist_autograd_ctx_id' to be specified",
+    });
+    expect(r0.error).toMatch(/Error on Node 1: Simulate error on backward pass/);
+    expect(r0.rootErrors).toBe('requires_grad not set on root 0');
+    expect(r0.nonScalar).toContain('is not a scalar, all roots need to be scalar');
+    for (const r of results) expect(r).toMatchObject({ contextsAfter: 0, passesAfter: 0 });
+  }, 90000);
+
+  it('stress: 20 concurrent contexts from each of 2 trainers, 100 passes each, all correct, no context left', async () => {
+    const results = (await runWorkers({ scenario: 'equivalence', worldSize: 3, extra: 'stress', timeoutMs: 90000 })) as Record<string, unknown>[];
+    expect(results[1]).toMatchObject({ wrong: 0, contextsAfter: 0 });
+    expect(results[2]).toMatchObject({ wrong: 0, contextsAfter: 0 });
+    expect(results[0]).toMatchObject({ contextsAfter: 0, passesAfter: 0 });
+  }, 120000);
+
+  it('contexts whose creator vanished expire instead of leaking', async () => {
+    const results = (await runWorkers({ scenario: 'equivalence', worldSize: 2, extra: 'expiry' })) as Record<string, unknown>[];
+    expect(results[1]).toMatchObject({ before: 1, after: 0 });
+  }, 30000);
+});

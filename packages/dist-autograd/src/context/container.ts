@@ -16,7 +16,6 @@ export class DistAutogradContainer {
   private nextMessage = 0n;
   readonly contexts = new Map<bigint, DistAutogradContext>();
   readonly current = new AsyncLocalStorage<bigint>();
-  numCurrentBackwardPasses = 0;
 
   constructor(readonly workerId: number) {
     if (!Number.isInteger(workerId) || workerId < 0 || workerId >= 1 << 16) {
@@ -64,6 +63,13 @@ export class DistAutogradContainer {
   currentContext(): DistAutogradContext | null {
     const id = this.current.getStore();
     return id === undefined ? null : (this.contexts.get(id) ?? null);
+  }
+
+  /** Backward passes running on this worker (contexts with a pass in progress). */
+  get numCurrentBackwardPasses(): number {
+    let n = 0;
+    for (const c of this.contexts.values()) if (c.pass) n++;
+    return n;
   }
 
   /** Removes the context here; returns it (the caller forwards the cleanup) or null when absent. */

@@ -74,7 +74,6 @@ export async function backward(contextId: bigint, roots: Tensor[], opts: { retai
   const ctx = container.retrieveContext(contextId);
   if (ctx.pass) throw new DistAutogradError('BACKWARD', `a backward pass is already running in autograd context ${contextId}`);
   const pass = ensurePass(ctx, `${container.workerId}:${container.newMessageId()}`);
-  container.numCurrentBackwardPasses++;
   try {
     const rootNodes = roots.map((t) => t.gradFn as Node);
     await markFrom(ctx, pass, rootNodes);
@@ -93,7 +92,6 @@ export async function backward(contextId: bigint, roots: Tensor[], opts: { retai
     throw err;
   } finally {
     if (ctx.pass === pass) ctx.pass = null;
-    container.numCurrentBackwardPasses--;
   }
 }
 
@@ -120,10 +118,7 @@ export async function onPropagateGradients(req: PropagateGradientsReq): Promise<
     return;
   }
   try {
-    if (!pass.graphTask) {
-      container.numCurrentBackwardPasses++;
-      buildGraphTask(ctx, pass, null, req.retainGraph);
-    }
+    if (!pass.graphTask) buildGraphTask(ctx, pass, null, req.retainGraph);
     const task = pass.graphTask!;
     sendFn.setGrads(req.grads);
     pass.fired.add(sendFn);
@@ -136,11 +131,13 @@ export async function onPropagateGradients(req: PropagateGradientsReq): Promise<
     const isOrigin = req.passId.startsWith(`${container.workerId}:`);
     if (!isOrigin && ctx.pass === pass && pass.fired.size === pass.reachableSends.size) {
       ctx.pass = null;
-      container.numCurrentBackwardPasses--;
       finishGraphTask(task);
       checkTask(pass);
     }
   } catch (e) {
+    // this worker's share of the pass failed: free it; the caller reports the error onwards
+    if (ctx.pass === pass) ctx.pass = null;
+    if (pass.graphTask && !pass.graphTask.futureCompleted) finishGraphTask(pass.graphTask);
     throw nodeError(e);
   }
 }

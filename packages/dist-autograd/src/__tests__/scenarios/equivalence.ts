@@ -1,0 +1,169 @@
+import { Function, FunctionCtx, grad, manualSeed, rand, tensor, type Tensor } from '@wiregrad/autograd';
+import { SGD } from '@wiregrad/autograd/optim';
+import { RRef, initRpc, register, remote, rpcSync, shutdown, getWorkerInfo } from '@wiregrad/rpc';
+import { DistributedOptimizer, backward, context, getDebugInfo, getGradients, setContextTimeout } from '@wiregrad/dist-autograd';
+import type { ScenarioContext } from '../../../../rpc/src/__tests__/worker.js';
+
+// "python UDF" style registered functions used by the cases below
+register('mulAdd', (a: Tensor, b: Tensor) => a.mul(b).add(a));
+register('twoOutputs', (a: Tensor, b: Tensor) => [a.mul(b), a.sub(b).exp()]);
+register('hop', (to: string, a: Tensor, b: Tensor) => rpcSync<Tensor>(to, 'mulAdd', [a.tanh(), b]));
+register('mixed', (a: Tensor, b: Tensor) => a.mul(b));
+class SimulateBackwardError extends Function {
+  static override forward(_ctx: FunctionCtx, x: Tensor): Tensor {
+    return x.clone();
+  }
+  static override backward(): Tensor {
+    throw new Error('Simulate error on backward pass');
+  }
+}
+register('fail', (a: Tensor) => SimulateBackwardError.apply<Tensor>(a.mul(2)));
+register('randParam', (seed: number) => {
+  manualSeed(seed);
+  return rand([3, 3], { requiresGrad: true });
+});
+register('matvec', (w: RRef<Tensor>, x: Tensor) => w.localValue().matmul(x));
+register('hookedDouble', (a: Tensor) => {
+  const y = a.mul(1);
+  y.registerHook((g) => g.mul(2));
+  return y;
+});
+let finished = 0;
+register('finished', () => ++finished);
+register('sleepy', async (a: Tensor) => {
+  await new Promise((r) => setTimeout(r, 30));
+  return a.mul(3);
+});
+
+const close = (a: Tensor | null | undefined, b: Tensor | null | undefined) => !!a && !!b && a.sub(b).abs().max().item() < 1e-9;
+const f64 = (shape: number[]) => rand(shape, { dtype: 'float64', requiresGrad: true });
+
+/** Distributed gradients of `f` equal the local gradients of `local` (same math, no RPC). */
+async function same(leaves: Tensor[], f: () => Promise<Tensor>, local: () => Tensor): Promise<boolean> {
+  let ok = false;
+  await context(async (id) => {
+    await backward(id, [await f()]);
+    const grads = getGradients(id);
+    const expected = grad(local(), leaves, { allowUnused: true });
+    ok = leaves.every((l, i) => (expected[i] === null ? !grads.has(l) : close(grads.get(l), expected[i])));
+  });
+  return ok;
+}
+
+export async function run({ rank, worldSize, initMethod, extra }: ScenarioContext) {
+  await initRpc(`worker${rank}`, { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 10 } });
+  const out: Record<string, unknown> = {};
+  if (rank === 0 && extra === 'equivalence') {
+    manualSeed(1);
+    const a = f64([2, 3]);
+    const b = f64([2, 3]);
+    out.roundTrips = await same([a, b], async () => {
+      const x = await rpcSync<Tensor>('worker1', 'mulAdd', [a, b]);
+      const y = await rpcSync<Tensor>('worker2', 'mulAdd', [x, a]);
+      return (await rpcSync<Tensor>('worker1', 'mulAdd', [y, b])).sum();
+    }, () => {
+      const x = a.mul(b).add(a);
+      const y = x.mul(a).add(x);
+      return y.mul(b).add(y).sum();
+    });
+    out.nested = await same([a, b], async () => (await rpcSync<Tensor>('worker1', 'hop', ['worker2', a, b])).pow(2).sum(), () => a.tanh().mul(b).add(a.tanh()).pow(2).sum());
+    out.multipleOutputs = await same([a, b], async () => {
+      const [p, q] = await rpcSync<Tensor[]>('worker2', 'twoOutputs', [a, b]);
+      return p!.sum().add(q!.mean());
+    }, () => a.mul(b).sum().add(a.sub(b).exp().mean()));
+    const c = tensor([[1, 2, 3], [4, 5, 6]], { dtype: 'float64' });
+    out.mixedRequiresGrad = await same([a], async () => (await rpcSync<Tensor>('worker1', 'mixed', [a, c])).sum(), () => a.mul(c).sum());
+    // an unused RPC output must not hang backward (PyTorch's FAST mode hangs here)
+    out.unusedOutput = await same([a, b], async () => {
+      const used = await rpcSync<Tensor>('worker1', 'mulAdd', [a, b]);
+      await rpcSync<Tensor>('worker2', 'mulAdd', [b, a]); // result ignored
+      return used.sum();
+    }, () => a.mul(b).add(a).sum());
+    out.selfCall = await same([a], async () => (await rpcSync<Tensor>('worker0', 'mulAdd', [a, a])).sum(), () => a.mul(a).add(a).sum());
+    out.hooks = await same([a], async () => (await rpcSync<Tensor>('worker1', 'hookedDouble', [a])).sum(), () => a.mul(2).sum());
+    // RRef chain: remote params on worker1 and worker2, forward through both, DistributedOptimizer
+    const w1 = remote<Tensor>('worker1', 'randParam', [5]);
+    const w2 = remote<Tensor>('worker2', 'randParam', [6]);
+    const x = rand([3, 1]);
+    const before = [(await w1.toHere()).clone(), (await w2.toHere()).clone()];
+    const opt = new DistributedOptimizer(SGD, [w1, w2], { lr: 0.05 });
+    let localGrads: (Tensor | null)[] = [];
+    await context(async (id) => {
+      const h = await rpcSync<Tensor>('worker1', 'matvec', [w1, x]);
+      const y = await rpcSync<Tensor>('worker2', 'matvec', [w2, h]);
+      const loss = y.sum();
+      await backward(id, [loss]);
+      await opt.step(id);
+      const l1 = before[0]!.detach();
+      l1.requiresGrad = true;
+      const l2 = before[1]!.detach();
+      l2.requiresGrad = true;
+      localGrads = grad(l2.matmul(l1.matmul(x)).sum(), [l1, l2]);
+    });
+    const after = [await w1.toHere(), await w2.toHere()];
+    out.distOptim = after.every((w, i) => close(w.to('float64'), before[i]!.sub(localGrads[i]!.mul(0.05)).to('float64')) || w.sub(before[i]!.sub(localGrads[i]!.mul(0.05))).abs().max().item() < 1e-6);
+    // RRef.backward: owner form with a context, and the user form's error without one
+    out.rrefUserNoCtx = await w1.backward().then(() => null, (e: Error) => e.message);
+    await Promise.all([w1.release(), w2.release()]);
+    // errors on another worker reach the caller as "Error on Node <id>: ..."
+    out.error = await context(async (id) => {
+      const y = await rpcSync<Tensor>('worker1', 'fail', [a]);
+      return backward(id, [y.sum()]).then(() => null, (e: Error) => e.message);
+    }).catch((e: Error) => `outer: ${e.message}`);
+    out.rootErrors = await context(async (id) => backward(id, [tensor(1)]).then(() => null, (e: Error) => e.message));
+    out.nonScalar = await context(async (id) => backward(id, [a.mul(2)]).then(() => null, (e: Error) => e.message));
+    out.nested = out.nested && (await context(async () => context(async () => 1)).then(() => null, (e: Error) => e.message)) === 'Already have an autograd context id for this thread.';
+  }
+  if (extra === 'stress') {
+    // 20 concurrent contexts from each trainer against the parameter server, 100 passes in all
+    if (rank !== 0) {
+      manualSeed(rank);
+      const w = rand([4, 4], { dtype: 'float64' });
+      let wrong = 0;
+      for (let round = 0; round < 5; round++) {
+        const results = await Promise.all(
+          Array.from({ length: 20 }, async (_, k) => {
+            const x = rand([4, 1], { dtype: 'float64', requiresGrad: true });
+            return context(async (id) => {
+              const y = await rpcSync<Tensor>('worker0', 'sleepy', [x]);
+              const loss = y.mul(w.matmul(x)).sum();
+              await backward(id, [loss]);
+              const g = getGradients(id).get(x);
+              const lx = x.detach();
+              lx.requiresGrad = true;
+              const [expected] = grad(lx.mul(3).mul(w.matmul(lx)).sum(), [lx]);
+              return close(g, expected) ? 0 : 1 + k * 0;
+            });
+          }),
+        );
+        wrong += results.reduce((s: number, v) => s + v, 0);
+      }
+      out.wrong = wrong;
+    }
+  }
+  if (extra === 'expiry') {
+    setContextTimeout(300);
+    if (rank === 1) {
+      // a context created by a call from worker0, which then vanishes without cleaning up
+      await new Promise((r) => setTimeout(r, 200));
+      out.before = getDebugInfo().numAutogradContexts;
+      await new Promise((r) => setTimeout(r, 1200));
+      out.after = getDebugInfo().numAutogradContexts;
+    }
+    if (rank === 0) {
+      const { getContainer } = await import('@wiregrad/dist-autograd');
+      const ctx = getContainer().newContext();
+      await getContainer().current.run(ctx.contextId, () => rpcSync('worker1', 'mixed', [tensor([1]), tensor([2])]));
+      getContainer().take(ctx.contextId); // forget it without telling worker1
+    }
+  }
+  // everyone done (each tells the others), then cleanup messages have had time to land
+  await Promise.all(Array.from({ length: worldSize }, (_, w) => w).filter((w) => w !== rank).map((w) => rpcSync(w, 'finished')));
+  while (finished < worldSize - 1) await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 100));
+  out.contextsAfter = getDebugInfo().numAutogradContexts;
+  out.passesAfter = getDebugInfo().numCurrentBackwardPasses;
+  out.me = getWorkerInfo().name;
+  await shutdown();
+  return out;
+}
