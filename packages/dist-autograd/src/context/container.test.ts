@@ -8,7 +8,8 @@ describe('DistAutogradContainer (ids and contexts)', () => {
     expect(ids[0]).toBe(3n << 48n);
     expect(ids[199]).toBe((3n << 48n) | 199n);
     expect(ids.every((id) => id >> 48n === 3n)).toBe(true);
-    expect(ids[0]! > BigInt(Number.MAX_SAFE_INTEGER)).toBe(true);
+    // from worker 32 on, ids no longer fit a JS number exactly
+    expect(new DistAutogradContainer(40).newContext().contextId > BigInt(Number.MAX_SAFE_INTEGER)).toBe(true);
     expect(c.getMaxId()).toBe((3n << 48n) | ((1n << 48n) - 1n));
     expect(c.newMessageId()).toBe(3n << 48n);
   });
