@@ -1,4 +1,4 @@
-import { MessageType, getWorkerInfos, rpcState } from '@wiregrad/rpc';
+import { MessageType, getWorkerInfos, maybeRpcState, rpcState } from '@wiregrad/rpc';
 import { getContainer, maybeContainer } from './context/container.js';
 import type { DistAutogradContext } from './context/context.js';
 
@@ -48,8 +48,9 @@ export function startSweeper(): void {
   stopSweeper();
   sweeper = setInterval(() => {
     const container = maybeContainer();
-    if (!container) return;
-    const limit = contextTimeoutMs ?? (2 * rpcState().defaultTimeoutMs || 120_000);
+    const rpc = maybeRpcState(); // null while initRpc is still in its rendezvous
+    if (!container || !rpc) return;
+    const limit = contextTimeoutMs ?? (2 * rpc.defaultTimeoutMs || 120_000);
     const now = Date.now();
     for (const ctx of [...container.contexts.values()]) {
       if (ctx.originWorkerId !== container.workerId && !ctx.pass && now - ctx.lastActivity > limit) container.take(ctx.contextId);

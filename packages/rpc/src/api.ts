@@ -204,6 +204,11 @@ export async function shutdown(opts: ShutdownOptions = {}): Promise<void> {
   if (error) throw error;
 }
 
+/** Bytes and messages this worker's agent has sent and received since initRpc. */
+export function getRpcStats(): { bytesSent: number; bytesReceived: number; messagesSent: number; messagesReceived: number } {
+  return { ...rpcState().agent.stats };
+}
+
 /** Debug counters of the RRef protocol on this worker. */
 export function getRRefDebugInfo(): ReturnType<ReturnType<typeof rrefContext>['debugInfo']> {
   return rrefContext().debugInfo();

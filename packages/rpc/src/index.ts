@@ -1,7 +1,7 @@
 // @wiregrad/rpc — explicit named exports only.
 import './rref/proxy.js';
 
-export { initRpc, rpcSync, rpcAsync, remote, shutdown, getWorkerInfo, getWorkerInfos, getRpcTimeout, setRpcTimeout, getRRefDebugInfo, curveKeyPair, register } from './api.js';
+export { initRpc, rpcSync, rpcAsync, remote, shutdown, getWorkerInfo, getWorkerInfos, getRpcTimeout, setRpcTimeout, getRRefDebugInfo, getRpcStats, curveKeyPair, register } from './api.js';
 export type { BackendOptions, InitOptions, CallOptions, ShutdownOptions } from './api.js';
 export { Future, waitAll } from './future.js';
 export { RRef, setRRefBackward } from './rref/rref.js';

@@ -64,6 +64,8 @@ export class Agent {
   private closed = false;
   private readonly context = new Context();
   private readonly zap: Reply | null = null;
+  /** bytes and messages this agent sent and received (requests and responses) */
+  readonly stats = { bytesSent: 0, bytesReceived: 0, messagesSent: 0, messagesReceived: 0 };
   /** listen addresses of the peers by rank (diagnostics and tests) */
   readonly peerAddresses = new Map<number, string>();
   /** public keys allowed to connect when CURVE is on */
@@ -154,6 +156,7 @@ export class Agent {
     } catch (e) {
       return Promise.reject(e);
     }
+    this.count('sent', frames);
     return new Promise<Message>((resolve, reject) => {
       const timer = timeoutMs > 0 ? setTimeout(() => this.fail(id, timeoutError(timeoutMs)), timeoutMs) : null;
       this.pending.set(id, { to, resolve, reject, timer });
@@ -173,6 +176,7 @@ export class Agent {
     try {
       for await (const frames of peer.dealer) {
         let msg: Message;
+        this.count('received', frames);
         try {
           msg = decodeMessage(frames, { deviceMap: {}, peer: peer.info.id });
         } catch (e) {
@@ -230,7 +234,20 @@ export class Agent {
     }
   }
 
+  private count(direction: 'sent' | 'received', frames: readonly Uint8Array[]): void {
+    let bytes = 0;
+    for (const f of frames) bytes += f.byteLength;
+    if (direction === 'sent') {
+      this.stats.bytesSent += bytes;
+      this.stats.messagesSent++;
+    } else {
+      this.stats.bytesReceived += bytes;
+      this.stats.messagesReceived++;
+    }
+  }
+
   private async serve(identity: Uint8Array, frames: Uint8Array[]): Promise<void> {
+    this.count('received', frames);
     const from = this.byName.get(Buffer.from(identity).toString());
     let id: number | undefined;
     let reply: Omit<Message, 'id'>;
@@ -254,6 +271,7 @@ export class Agent {
     } catch (e) {
       out = encodeMessage({ type: MessageType.EXCEPTION, id, payload: exceptionPayload(e, this.self) }, { deviceMap: {}, peer: -1 });
     }
+    this.count('sent', out);
     await this.routerQueue.send([identity, ...out]).catch(() => {});
   }
 

@@ -1,0 +1,122 @@
+import { parseArgs } from 'node:util';
+
+export type Example = 'ps' | 'pipeline';
+
+export interface DemoConfig {
+  command: 'run' | 'worker';
+  example: Example;
+  workers: number;
+  epochs: number;
+  device: 'cpu' | 'gpu';
+  seed: number;
+  master: string | null;
+  rank: number | null;
+  host: string;
+  out: string;
+  batchSize: number;
+  lr: number;
+}
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export const USAGE = `usage: pnpm demo [ps | pipeline] [options]
+       pnpm demo worker --rank N --master tcp://HOST:PORT [options]   (one worker, e.g. on another machine)
+
+examples:
+  ps (default)   a parameter server owns an MLP's parameters (RRefs); trainers each take half of
+                 Iris, run forward through RPCs, distributed backward and DistributedOptimizer.step
+  pipeline       the MLP's layers split over two workers, trained with activations and gradients
+                 crossing the wire; compared with the same network trained in one process
+
+options:
+  --workers N      processes in all (ps: 1 server + N-1 trainers; pipeline: 1 driver + 2 stages), default 3
+  --epochs N       passes over the training data, default 40
+  --device D       cpu or gpu, default cpu
+  --seed N         seed for data split and initial weights, default 0
+  --master URL     rendezvous address tcp://host:port, default a free port on 127.0.0.1
+  --host IP        address this worker listens on (for workers on several machines), default 127.0.0.1
+  --batch-size N   default 10
+  --lr X           learning rate, default 0.05
+  --out DIR        where the plot goes, default ./out
+  --rank N         (worker) this worker's rank
+  -h, --help       this text`;
+
+function int(name: string, v: string | undefined, def: number, min: number): number {
+  if (v === undefined) return def;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min}, got '${v}'`);
+  return n;
+}
+
+/** Parses argv with clear errors (unknown flags included), never a stack trace. */
+export function parseConfig(argv: string[]): DemoConfig | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        workers: { type: 'string' },
+        epochs: { type: 'string' },
+        device: { type: 'string' },
+        seed: { type: 'string' },
+        master: { type: 'string' },
+        host: { type: 'string' },
+        rank: { type: 'string' },
+        out: { type: 'string' },
+        'batch-size': { type: 'string' },
+        lr: { type: 'string' },
+        example: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const { values: v, positionals } = parsed;
+  if (v.help) return 'help';
+  const [first, ...rest] = positionals;
+  if (rest.length > 0) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
+  const command = first === 'worker' ? 'worker' : 'run';
+  const exampleName = command === 'worker' ? (v.example ?? 'ps') : (first ?? 'ps');
+  if (exampleName !== 'ps' && exampleName !== 'pipeline') throw new UsageError(`unknown example '${exampleName}' (expected ps or pipeline)`);
+  const device = v.device ?? 'cpu';
+  if (device !== 'cpu' && device !== 'gpu') throw new UsageError(`--device must be cpu or gpu, got '${device}'`);
+  if (v.master !== undefined && !/^tcp:\/\/[^:/]+:\d+$/.test(v.master)) throw new UsageError(`--master must look like tcp://host:port, got '${v.master}'`);
+  const workers = int('workers', v.workers, 3, 2);
+  if (exampleName === 'pipeline' && workers !== 3) throw new UsageError('the pipeline example uses exactly 3 workers (a driver and two stages)');
+  const lr = v.lr === undefined ? 0.05 : Number(v.lr);
+  if (!(lr > 0)) throw new UsageError(`--lr must be a positive number, got '${v.lr}'`);
+  const config: DemoConfig = {
+    command,
+    example: exampleName,
+    workers,
+    epochs: int('epochs', v.epochs, 40, 1),
+    device,
+    seed: int('seed', v.seed, 0, 0),
+    master: v.master ?? null,
+    rank: v.rank === undefined ? null : int('rank', v.rank, 0, 0),
+    host: v.host ?? '127.0.0.1',
+    out: v.out ?? 'out',
+    batchSize: int('batch-size', v['batch-size'], 10, 1),
+    lr,
+  };
+  if (command === 'worker') {
+    if (config.rank === null) throw new UsageError('the worker command needs --rank');
+    if (config.master === null) throw new UsageError('the worker command needs --master tcp://host:port');
+    if (config.rank >= config.workers) throw new UsageError(`--rank ${config.rank} is outside [0, ${config.workers}) for --workers ${config.workers}`);
+  }
+  return config;
+}
+
+/** The argv that starts worker `rank` with the same settings. */
+export function workerArgv(c: DemoConfig, rank: number, master: string): string[] {
+  return [
+    'worker', '--example', c.example, '--rank', String(rank), '--master', master, '--workers', String(c.workers),
+    '--epochs', String(c.epochs), '--device', c.device, '--seed', String(c.seed), '--host', c.host,
+    '--batch-size', String(c.batchSize), '--lr', String(c.lr), '--out', c.out,
+  ];
+}

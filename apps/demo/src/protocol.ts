@@ -1,0 +1,20 @@
+/** What a worker process reports to the launcher over the IPC channel (or prints when run alone). */
+export type WorkerReport =
+  | { type: 'progress'; rank: number; label: string; epoch: number; step: number; steps: number; loss: number; acc: number; stepsPerSec: number }
+  | { type: 'epoch'; rank: number; label: string; epoch: number; loss: number; acc: number; testAcc: number | null; reference?: number }
+  | { type: 'result'; rank: number; label: string; lines: string[]; testAcc?: number; maxLossDiff?: number }
+  | { type: 'stats'; rank: number; label: string; steps: number; seconds: number; bytesSent: number; bytesReceived: number };
+
+/** Sends a report to the launcher, or prints it when this worker runs on its own. */
+export function report(r: WorkerReport): void {
+  if (process.send) {
+    process.send(r);
+    return;
+  }
+  if (r.type === 'epoch') {
+    const test = r.testAcc === null ? '' : ` test acc ${(100 * r.testAcc).toFixed(1)}%`;
+    console.log(`[${r.label}] epoch ${r.epoch} loss ${r.loss.toFixed(4)} acc ${(100 * r.acc).toFixed(1)}%${test}`);
+  } else if (r.type === 'result') {
+    for (const l of r.lines) console.log(l);
+  }
+}

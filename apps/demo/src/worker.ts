@@ -1,0 +1,53 @@
+import { tensor } from '@wiregrad/autograd';
+import { initRpc, shutdown } from '@wiregrad/rpc';
+import '@wiregrad/dist-autograd';
+import { type DemoConfig, parseConfig, UsageError } from './cli.js';
+import { trainer } from './examples/parameterServer.js';
+import { driver } from './examples/pipeline.js';
+
+/** Role names: the parameter server is "ps"; every other worker is "worker<rank>". */
+export function workerName(c: DemoConfig, rank: number): string {
+  return c.example === 'ps' && rank === 0 ? 'ps' : `worker${rank}`;
+}
+
+/** One worker process: rendezvous, its role, a graceful shutdown. */
+export async function runWorker(c: DemoConfig): Promise<void> {
+  const rank = c.rank!;
+  if (c.device === 'gpu') {
+    // fail early and clearly: the gpu device is its own issue and not part of this build
+    tensor([0]).to('gpu');
+  }
+  let stopping = false;
+  const stop = (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    void shutdown({ graceful: false }).finally(() => process.exit(code));
+  };
+  process.on('SIGTERM', () => stop(143));
+  process.on('SIGINT', () => stop(130));
+  process.on('disconnect', () => stop(1)); // the launcher is gone: never linger as an orphan
+  await initRpc(workerName(c, rank), {
+    rank,
+    worldSize: c.workers,
+    backendOptions: { initMethod: c.master!, rpcTimeout: 30, listenAddress: `tcp://${c.host}:0` },
+  });
+  if (c.example === 'ps' && rank > 0) await trainer(c, rank);
+  if (c.example === 'pipeline' && rank === 0) await driver(c);
+  await shutdown({ timeout: 120 });
+  stopping = true; // a normal end: leaving the IPC channel is not the launcher going away
+  process.disconnect?.();
+}
+
+/** Entry point when this file is run as a child process by the launcher. */
+export async function workerMain(argv: string[]): Promise<void> {
+  try {
+    const c = parseConfig(argv);
+    if (c === 'help') return;
+    await runWorker(c);
+  } catch (e) {
+    const msg = e instanceof UsageError ? e.message : `${(e as Error).name}: ${(e as Error).message}`;
+    console.error(`worker error: ${msg}`);
+    await shutdown({ graceful: false }).catch(() => {});
+    process.exit(1);
+  }
+}
