@@ -13,6 +13,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
     files: ['**/*.test.ts', 'bench/**'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },

@@ -2,6 +2,7 @@
 import { randn, tensor, type Tensor } from '@wiregrad/autograd';
 import { Linear, ReLU, Sequential, crossEntropy } from '@wiregrad/autograd/nn';
 import { SGD } from '@wiregrad/autograd/optim';
+import type { Tensor as TfTensor } from '@tensorflow/tfjs';
 import { tfjs } from './peers.js';
 import { compare, medianMs, printRows, type Row } from './report.js';
 
@@ -19,7 +20,7 @@ export async function run(): Promise<Row[]> {
 
   const x = tensor(1.5, { requiresGrad: true });
   const ours = await medianMs('chain ours', () => oursChain(x));
-  const tfChain = tf.grad((v: import('@tensorflow/tfjs').Tensor) => {
+  const tfChain = tf.grad((v: TfTensor) => {
     let y = v;
     for (let i = 0; i < CHAIN; i++) y = i % 2 === 0 ? y.mul(1.0001) : y.add(0.5);
     return y;

@@ -2,7 +2,7 @@ import type { Tensor } from '@wiregrad/tensor';
 import type { Device } from '@wiregrad/tensor';
 import { InputBuffer } from './inputBuffer.js';
 import type { Node } from './node.js';
-import { ReadyQueue } from './readyQueue.js';
+import type { ReadyQueue } from './readyQueue.js';
 
 /** A grad() output to capture: the grad arriving at input `inputIdx` of a node goes to `capturedVars[outputIdx]`. */
 export interface Capture {

@@ -1,6 +1,6 @@
 import type { DType, Device, Tensor } from '@wiregrad/tensor';
 import { AutogradError } from '../errors.js';
-import { Edge } from './edge.js';
+import type { Edge } from './edge.js';
 import { currentGraphTask } from './threadState.js';
 
 export type Grads = (Tensor | null)[];

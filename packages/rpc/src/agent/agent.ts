@@ -5,7 +5,7 @@ import { decodeHeader, decodeMessage, encodeMessage, type Message } from '../mes
 import { MessageType, messageTypeName } from '../messages/messageType.js';
 import { Limiter } from './limiter.js';
 import { SendQueue } from './sendQueue.js';
-import { WorkerInfo } from './workerInfo.js';
+import type { WorkerInfo } from './workerInfo.js';
 
 export type Handler = (msg: Message, from: WorkerInfo) => Promise<Omit<Message, 'id'>>;
 

@@ -1,6 +1,8 @@
-import { Function, FunctionCtx, grad, manualSeed, rand, tensor, type Tensor } from '@wiregrad/autograd';
+import type { FunctionCtx} from '@wiregrad/autograd';
+import { Function, grad, manualSeed, rand, tensor, type Tensor } from '@wiregrad/autograd';
 import { SGD } from '@wiregrad/autograd/optim';
-import { RRef, initRpc, register, remote, rpcSync, shutdown, getWorkerInfo } from '@wiregrad/rpc';
+import type { RRef} from '@wiregrad/rpc';
+import { initRpc, register, remote, rpcSync, shutdown, getWorkerInfo } from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context, getDebugInfo, getGradients, setContextTimeout } from '@wiregrad/dist-autograd';
 import type { ScenarioContext } from '../../../../rpc/src/__tests__/worker.js';
 

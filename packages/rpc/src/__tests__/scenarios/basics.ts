@@ -1,5 +1,6 @@
 import { add, ones, tensor, type Tensor } from '@wiregrad/tensor';
-import { RpcError, getWorkerInfo, getWorkerInfos, initRpc, register, rpcAsync, rpcSync, shutdown, waitAll } from '@wiregrad/rpc';
+import type { RpcError} from '@wiregrad/rpc';
+import { getWorkerInfo, getWorkerInfos, initRpc, register, rpcAsync, rpcSync, shutdown, waitAll } from '@wiregrad/rpc';
 import type { ScenarioContext } from '../worker.js';
 
 class ValueError extends Error {

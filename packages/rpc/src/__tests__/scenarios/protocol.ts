@@ -1,6 +1,7 @@
 import { decode, encode } from '@msgpack/msgpack';
 import { Dealer } from 'zeromq';
-import { initRpc, register, rpcSync, rpcState, shutdown, MessageType, RpcError } from '@wiregrad/rpc';
+import type { RpcError } from '@wiregrad/rpc';
+import { initRpc, register, rpcSync, rpcState, shutdown, MessageType } from '@wiregrad/rpc';
 import type { ScenarioContext } from '../worker.js';
 
 register('ping', () => 'pong');

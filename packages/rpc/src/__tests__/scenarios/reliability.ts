@@ -1,6 +1,6 @@
-import { initRpc, register, rpcSync, rpcAsync, shutdown, RpcError } from '@wiregrad/rpc';
+import type { RpcError } from '@wiregrad/rpc';
+import { initRpc, register, rpcSync, rpcAsync, shutdown } from '@wiregrad/rpc';
 import type { ScenarioContext } from '../worker.js';
-import { parentPort } from 'node:worker_threads';
 
 register('ping', () => 'pong');
 register('hang', () => new Promise(() => {}));

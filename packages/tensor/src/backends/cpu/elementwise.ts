@@ -37,7 +37,7 @@ export function compileElementwise(arity: 1 | 2 | 3, expr: string, helpers: Reco
     ${arrays.map((arr) => `if (!isFlat(${arr}s, shape)) flat = false;`).join('\n')}
     if (flat) {
       if (${arrays.map((arr) => `${arr}o === 0`).join(' && ')}) {
-        for (let i = 0; i < n; i++) { ${reads((k) => 'i')} out[i] = ${expr}; }
+        for (let i = 0; i < n; i++) { ${reads(() => 'i')} out[i] = ${expr}; }
       } else {
         for (let i = 0; i < n; i++) { ${reads((k) => `${arrays[k]}o + i`)} out[i] = ${expr}; }
       }
