@@ -34,8 +34,12 @@ describe('init checks (PyTorch messages)', () => {
 
 describe('reliability', () => {
   it('1000 concurrent rpcAsync from each of 3 workers to each other: all correct, none lost or duplicated', async () => {
-    const results = (await runWorkers({ scenario: 'stress', worldSize: 3, timeoutMs: 60000 })) as { total: number; wrong: number; unique: number }[];
-    for (const r of results) expect(r).toEqual({ total: 2000, wrong: 0, unique: 2000 });
+    const results = (await runWorkers({ scenario: 'stress', worldSize: 3, timeoutMs: 60000 })) as { total: number; wrong: number; unique: number; peak: number }[];
+    for (const r of results) {
+      expect(r).toMatchObject({ total: 2000, wrong: 0, unique: 2000 });
+      expect(r.peak).toBeLessThanOrEqual(4); // numWorkerThreads
+      expect(r.peak).toBeGreaterThan(1);
+    }
   }, 90000);
 
   it('graceful shutdown completes with uneven workloads', async () => {

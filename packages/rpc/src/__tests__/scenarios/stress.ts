@@ -3,6 +3,15 @@ import { initRpc, register, rpcAsync, shutdown, waitAll, getWorkerInfo } from '@
 import type { ScenarioContext } from '../worker.js';
 
 register('tag', (i: number, t: Tensor) => [getWorkerInfo().name, i, t.mul(2).item()]);
+let active = 0;
+let peak = 0;
+register('probe', async () => {
+  active++;
+  peak = Math.max(peak, active);
+  await new Promise((r) => setTimeout(r, 20));
+  active--;
+  return peak;
+});
 register('busy', async (ms: number) => {
   await new Promise((r) => setTimeout(r, ms));
   return ms;
@@ -27,6 +36,8 @@ export async function run({ rank, worldSize, initMethod, extra }: ScenarioContex
     if (r[0] !== `worker${to}` || r[1] !== i || r[2] !== 2 * i) wrong++;
     seen.add(`${r[0]}:${r[1]}`);
   });
+  // numWorkerThreads = 4 bounds the requests served at once, however many are sent
+  const peaks = await waitAll(Array.from({ length: 24 }, () => rpcAsync<number>(others[0]!, 'probe')));
   await shutdown();
-  return { total: results.length, wrong, unique: seen.size };
+  return { total: results.length, wrong, unique: seen.size, peak: Math.max(...peaks) };
 }
