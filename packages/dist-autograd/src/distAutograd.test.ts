@@ -37,6 +37,10 @@ describe('distributed gradients equal a local computation', () => {
       hooks: true,
       distOptim: true,
       rrefUserNoCtx: "User RRefs require 'dist_autograd_ctx_id' to be specified",
+      rrefOwnerLocal: [2, 2],
+      rrefOwnerTwice: [4, 4],
+      rrefNotTensor: 'RRef should contain a tensor for .backward()',
+      rrefUserCtx: true,
     });
     expect(r0.error).toMatch(/Error on Node 1: Simulate error on backward pass/);
     expect(r0.rootErrors).toBe('requires_grad not set on root 0');

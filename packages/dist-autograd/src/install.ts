@@ -18,7 +18,7 @@ async function rrefBackward(rref: RRef, contextId: bigint | -1, retainGraph: boo
     await agent.send(rref.owner(), { type: MessageType.RREF_BACKWARD_REQ, payload }, defaultTimeoutMs);
     return;
   }
-  const value = rref.localValue();
+  const value = await rref.toHere(); // on the owner: its own value, once the creating call finished
   if (!(value instanceof Tensor)) throw new DistAutogradError('INVALID_ROOT', 'RRef should contain a tensor for .backward()');
   if (contextId === -1) value.backward(undefined, { retainGraph });
   else await backward(contextId, [value], { retainGraph });

@@ -1,8 +1,7 @@
-import type { FunctionCtx} from '@wiregrad/autograd';
+import type { FunctionCtx } from '@wiregrad/autograd';
 import { Function, grad, manualSeed, rand, tensor, type Tensor } from '@wiregrad/autograd';
 import { SGD } from '@wiregrad/autograd/optim';
-import type { RRef} from '@wiregrad/rpc';
-import { initRpc, register, remote, rpcSync, shutdown, getWorkerInfo } from '@wiregrad/rpc';
+import { RRef, initRpc, register, remote, rpcSync, shutdown, getWorkerInfo } from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context, getDebugInfo, getGradients, setContextTimeout } from '@wiregrad/dist-autograd';
 import type { ScenarioContext } from '../../../../rpc/src/__tests__/worker.js';
 
@@ -11,6 +10,7 @@ register('mulAdd', (a: Tensor, b: Tensor) => a.mul(b).add(a));
 register('twoOutputs', (a: Tensor, b: Tensor) => [a.mul(b), a.sub(b).exp()]);
 register('hop', (to: string, a: Tensor, b: Tensor) => rpcSync<Tensor>(to, 'mulAdd', [a.tanh(), b]));
 register('mixed', (a: Tensor, b: Tensor) => a.mul(b));
+register('sumOf', async (r: RRef<Tensor>) => (await r.toHere()).sum());
 class SimulateBackwardError extends Function {
   static override forward(_ctx: FunctionCtx, x: Tensor): Tensor {
     return x.clone();
@@ -106,6 +106,24 @@ export async function run({ rank, worldSize, initMethod, extra }: ScenarioContex
     out.distOptim = after.every((w, i) => close(w.to('float64'), before[i]!.sub(localGrads[i]!.mul(0.05)).to('float64')) || w.sub(before[i]!.sub(localGrads[i]!.mul(0.05))).abs().max().item() < 1e-6);
     // RRef.backward: owner form with a context, and the user form's error without one
     out.rrefUserNoCtx = await w1.backward().then(() => null, (e: Error) => e.message);
+    // owner form: a local RRef of t1.sum() + t1.sum() gives t1 the gradient 2, twice over -> 4
+    const t1 = rand([2], { requiresGrad: true });
+    const owned = new RRef(t1.sum().add(t1.sum()));
+    await owned.backward(-1, true);
+    out.rrefOwnerLocal = t1.grad!.tolist();
+    await owned.backward();
+    out.rrefOwnerTwice = t1.grad!.tolist();
+    out.rrefNotTensor = await new RRef(5).backward().then(() => null, (e: Error) => e.message);
+    // user form inside a context: the owner runs the distributed backward from its tensor
+    out.rrefUserCtx = await context(async (id) => {
+      const y = remote<Tensor>('worker1', 'mulAdd', [a, b]);
+      const s = remote<Tensor>('worker1', 'sumOf', [y]);
+      await s.backward(id);
+      const expected = grad(a.mul(b).add(a).sum(), [a, b]);
+      const got = getGradients(id);
+      await Promise.all([y.release(), s.release()]);
+      return close(got.get(a), expected[0]) && close(got.get(b), expected[1]);
+    });
     await Promise.all([w1.release(), w2.release()]);
     // errors on another worker reach the caller as "Error on Node <id>: ..."
     out.error = await context(async (id) => {
