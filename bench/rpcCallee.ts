@@ -1,6 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Router } from 'zeromq';
+import type { Tensor } from '@wiregrad/autograd';
 import { initRpc, register, shutdown } from '@wiregrad/rpc';
+import '@wiregrad/dist-autograd';
 
 const { initMethod, rawAddress } = workerData as { initMethod: string; rawAddress: string };
 
@@ -16,6 +18,7 @@ const rawLoop = (async () => {
 })();
 
 register('echo', (x: unknown) => x);
+register('affine', (x: Tensor, w: Tensor) => x.mul(w).add(1));
 await initRpc('callee', { rank: 1, worldSize: 2, backendOptions: { initMethod, rpcTimeout: 60 } });
 parentPort!.postMessage('ready');
 await shutdown({ timeout: 600 });

@@ -227,7 +227,13 @@ export class Agent {
   private async serveLoop(): Promise<void> {
     try {
       for await (const [identity, ...frames] of this.router) {
-        void this.limiter.run(() => this.serve(identity!, frames));
+        // Note [Answer before re-arming]: zeromq.js answers more slowly while a receive is
+        // pending on the same socket, so when the worker is idle a request that completes
+        // within this turn is answered before the loop asks for the next one; under load
+        // (or for slow requests) requests are served concurrently.
+        const idle = this.limiter.idle;
+        const served = this.limiter.run(() => this.serve(identity!, frames));
+        if (idle) await Promise.race([served, new Promise((r) => setImmediate(r))]);
       }
     } catch (e) {
       if (!this.closed) this.opts.onProtocolError(new RpcError('PROTOCOL', `receive loop ended: ${(e as Error).message}`));
@@ -252,10 +258,11 @@ export class Agent {
     let id: number | undefined;
     let reply: Omit<Message, 'id'>;
     try {
-      id = decodeHeader(frames[0]).id;
+      const header = decodeHeader(frames[0]);
+      id = header.id;
       if (!from) throw new RpcError('PROTOCOL', `request from an unknown worker '${Buffer.from(identity).toString()}'`);
       const peer = this.peers.get(from.name)!;
-      const msg = decodeMessage(frames, { deviceMap: peer.inMap, peer: from.id });
+      const msg = decodeMessage(frames, { deviceMap: peer.inMap, peer: from.id }, header);
       reply = await this.dispatch(msg, from);
     } catch (e) {
       id ??= (e as { messageId?: number }).messageId;

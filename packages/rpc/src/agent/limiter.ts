@@ -9,6 +9,11 @@ export class Limiter {
 
   constructor(readonly size: number) {}
 
+  /** Nothing is being served. */
+  get idle(): boolean {
+    return this.active === 0;
+  }
+
   async run<T>(fn: () => Promise<T>): Promise<T> {
     if (this.active >= this.size) await new Promise<void>((r) => this.waiting.push(r));
     else this.active++;

@@ -1,4 +1,4 @@
-import { decode, encode, ExtensionCodec } from '@msgpack/msgpack';
+import { Decoder, Encoder, ExtensionCodec } from '@msgpack/msgpack';
 import { type DType, Tensor, typedArrayFor, device as toDevice, TensorError } from '@wiregrad/tensor';
 import { RpcError } from '../errors.js';
 
@@ -40,8 +40,33 @@ const TYPED: Record<string, { ctor: new (b: ArrayBuffer) => ArrayBufferView }> =
   Uint8ClampedArray: { ctor: Uint8ClampedArray },
 };
 
-const pack = (v: unknown, ctx: CodecContext) => encode(v, { extensionCodec: codec, context: ctx });
-const unpack = (b: Uint8Array, ctx: CodecContext) => decode(b, { extensionCodec: codec, context: ctx });
+// Encoders and decoders are reusable but not reentrant (extensions encode nested values), so
+// each nesting depth gets its own instance; construction is what a fresh one per call costs.
+const encoders: Encoder<CodecContext>[] = [];
+const decoders: Decoder<CodecContext>[] = [];
+let depth = 0;
+
+function pack(v: unknown, ctx: CodecContext): Uint8Array {
+  const enc = (encoders[depth] ??= new Encoder({ extensionCodec: codec, context: ctx }));
+  (enc as unknown as { context: CodecContext }).context = ctx;
+  depth++;
+  try {
+    return enc.encode(v).slice();
+  } finally {
+    depth--;
+  }
+}
+
+function unpack(b: Uint8Array, ctx: CodecContext): unknown {
+  const dec = (decoders[depth] ??= new Decoder({ extensionCodec: codec, context: ctx }));
+  (dec as unknown as { context: CodecContext }).context = ctx;
+  depth++;
+  try {
+    return dec.decode(b);
+  } finally {
+    depth--;
+  }
+}
 
 /** A copy of `bytes` in a fresh (aligned) ArrayBuffer. */
 function ownBuffer(bytes: Uint8Array): ArrayBuffer {

@@ -1,4 +1,4 @@
-import { decode, encode } from '@msgpack/msgpack';
+import { Decoder, Encoder } from '@msgpack/msgpack';
 import type { Tensor } from '@wiregrad/tensor';
 import { RpcError } from '../errors.js';
 import { type CodecContext, decodePayload, encodePayload } from './codec.js';
@@ -12,6 +12,8 @@ export interface Message {
 }
 
 const VERSION = 1;
+const headerEncoder = new Encoder();
+const headerDecoder = new Decoder();
 
 /**
  * Note [Message framing]
@@ -23,7 +25,7 @@ const VERSION = 1;
 export function encodeMessage(msg: Message, ctx: Omit<CodecContext, 'tensors' | 'frames'>): Uint8Array[] {
   const full: CodecContext = { ...ctx, tensors: [], frames: [] };
   const payload = encodePayload(msg.payload, full);
-  const header = encode({ v: VERSION, type: msg.type, id: msg.id, n: full.tensors.length });
+  const header = headerEncoder.encode({ v: VERSION, type: msg.type, id: msg.id, n: full.tensors.length }).slice();
   return [header, payload, ...full.tensors.map(tensorBytes)];
 }
 
@@ -43,7 +45,7 @@ export function decodeHeader(frame: Uint8Array | undefined): Header {
   if (!frame) throw new RpcError('PROTOCOL', 'message has no header frame');
   let h: unknown;
   try {
-    h = decode(frame);
+    h = headerDecoder.decode(frame);
   } catch (e) {
     throw new RpcError('PROTOCOL', `malformed message header: ${(e as Error).message}`);
   }
@@ -55,8 +57,8 @@ export function decodeHeader(frame: Uint8Array | undefined): Header {
   return { type, id, n };
 }
 
-export function decodeMessage(frames: Uint8Array[], ctx: Omit<CodecContext, 'tensors' | 'frames'>): Message {
-  const header = decodeHeader(frames[0]);
+/** Decodes a whole message (`header` when the caller already decoded frame 0). */
+export function decodeMessage(frames: Uint8Array[], ctx: Omit<CodecContext, 'tensors' | 'frames'>, header: Header = decodeHeader(frames[0])): Message {
   const payloadFrame = frames[1];
   if (!payloadFrame) throw new RpcError('PROTOCOL', 'message has no payload frame');
   const tensorFrames = frames.slice(2);
