@@ -57,12 +57,22 @@ export function compileElementwise(arity: 1 | 2 | 3, expr: string, helpers: Reco
     const inner = shape[nd - 1];
     ${arrays.map((arr) => `const ${arr}i = ${arr}s[nd - 1]; let ${arr}p = ${arr}o;`).join('\n')}
     const idx = new Array(nd).fill(0);
+    const unit = ${arrays.map((arr) => `${arr}i === 1`).join(' && ')};
     for (let o = 0; o < n; ) {
-      ${arrays.map((arr) => `let ${arr}q = ${arr}p;`).join(' ')}
-      for (let j = 0; j < inner; j++, o++) {
-        ${reads((k) => `${arrays[k]}q`)}
-        out[o] = ${expr};
-        ${arrays.map((arr) => `${arr}q += ${arr}i;`).join(' ')}
+      if (unit) {
+        // every operand walks its row with stride 1 (row broadcasts, slices): index it directly
+        for (let j = 0; j < inner; j++) {
+          ${reads((k) => `${arrays[k]}p + j`)}
+          out[o + j] = ${expr};
+        }
+        o += inner;
+      } else {
+        ${arrays.map((arr) => `let ${arr}q = ${arr}p;`).join(' ')}
+        for (let j = 0; j < inner; j++, o++) {
+          ${reads((k) => `${arrays[k]}q`)}
+          out[o] = ${expr};
+          ${arrays.map((arr) => `${arr}q += ${arr}i;`).join(' ')}
+        }
       }
       for (let d = nd - 2; d >= 0; d--) {
         idx[d]++;
