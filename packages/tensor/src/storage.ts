@@ -13,6 +13,7 @@ import { TensorError } from './errors.js';
 export class Storage {
   version = 0;
   private disposedFlag = false;
+  private readonly tracked: boolean;
 
   constructor(
     readonly device: Device,
@@ -21,9 +22,12 @@ export class Storage {
     private readonly cpuData: TypedArray | null,
     public handle: unknown = null,
   ) {
-    track(this, +1);
     finalizers.get(device.type)?.register(this, handle, this);
-    liveRegistry.register(this, { gpu: device.type !== 'cpu', bytes: this.byteLength }, this);
+    this.tracked = device.type !== 'cpu' || this.byteLength >= TRACK_CPU_BYTES;
+    if (this.tracked) {
+      track(this, +1);
+      liveRegistry.register(this, { gpu: device.type !== 'cpu', bytes: this.byteLength }, this);
+    }
   }
 
   get byteLength(): number {
@@ -52,8 +56,10 @@ export class Storage {
     if (this.disposedFlag) return;
     this.disposedFlag = true;
     finalizers.get(this.device.type)?.unregister(this);
-    liveRegistry.unregister(this);
-    track(this, -1);
+    if (this.tracked) {
+      liveRegistry.unregister(this);
+      track(this, -1);
+    }
     disposeHooks.get(this.device.type)?.(this.handle);
     this.handle = null;
   }
@@ -75,6 +81,9 @@ export function onStorageDispose(deviceType: string, hook: DisposeHook): void {
 // Note [memory() and the GC]: live storages are counted, not referenced: allocation adds,
 // dispose() or the GC (through a FinalizationRegistry, which never keeps its targets alive)
 // subtracts. A WeakRef per storage would pin every temporary until the current job ends.
+// Registering every tiny cpu storage made the GC the largest cost of a scalar autograd
+// chain, so cpu storages under TRACK_CPU_BYTES are not counted; device storages always are.
+export const TRACK_CPU_BYTES = 1024;
 const live = { cpuBytes: 0, gpuBytes: 0, tensors: 0 };
 
 function account(gpu: boolean, bytes: number, sign: 1 | -1): void {
@@ -95,7 +104,7 @@ export interface MemoryInfo {
   tensors: number;
 }
 
-/** Live storages (not views: views share one) and their bytes per kind of device. */
+/** Live storages (not views: views share one) and their bytes per kind of device; cpu storages under 1 KiB are not counted. */
 export function memory(): MemoryInfo {
   return { ...live };
 }
