@@ -4,26 +4,37 @@ import { AutogradError } from '../errors.js';
 import { GRAPH_FREED_MESSAGE, SavedVariable } from './savedVariable.js';
 import { Node, type Grads } from './node.js';
 
-/** The backward node of one kernel call, e.g. `MulBackward0`; its rule is the kernel's GradConfig. */
-export class KernelNode extends Node {
-  private savedInputs: (SavedVariable | null)[] = [];
+/**
+ * The backward node of one kernel call, e.g. `MulBackward0`; its rule is the kernel's
+ * GradConfig, and the node itself is the rule's GradContext (no per-call closures).
+ */
+export class KernelNode extends Node implements GradContext {
+  private readonly savedInputs: (SavedVariable | null)[];
   private savedOutputs: SavedVariable[] = [];
   private released = false;
-  private readonly inputShapes: (readonly number[])[];
-  private readonly inputDtypes: DType[];
-  private readonly inputDevices: Device[];
+  readonly inputShapes: (readonly number[])[];
+  readonly inputDtypes: DType[];
+  readonly inputDevices: Device[];
 
   constructor(
     private readonly config: GradConfig,
-    private readonly attrs: Attrs,
+    readonly attrs: Attrs,
     inputs: readonly Tensor[],
   ) {
     super();
-    this.inputShapes = inputs.map((t) => t.shape);
-    this.inputDtypes = inputs.map((t) => t.dtype);
-    this.inputDevices = inputs.map((t) => t.device);
-    const save = new Set(config.saveInputs ?? []);
-    this.savedInputs = inputs.map((t, i) => (save.has(i) ? new SavedVariable(t) : null));
+    const n = inputs.length;
+    this.inputShapes = new Array(n);
+    this.inputDtypes = new Array(n);
+    this.inputDevices = new Array(n);
+    this.savedInputs = new Array(n).fill(null);
+    const save = config.saveInputs;
+    for (let i = 0; i < n; i++) {
+      const t = inputs[i]!;
+      this.inputShapes[i] = t.shape;
+      this.inputDtypes[i] = t.dtype;
+      this.inputDevices[i] = t.device;
+    }
+    if (save) for (const i of save) this.savedInputs[i] = new SavedVariable(inputs[i]!);
   }
 
   saveOutputs(outputs: readonly Tensor[]): void {
@@ -34,28 +45,27 @@ export class KernelNode extends Node {
     return `${this.config.kernelName}Backward0`;
   }
 
+  input(i: number): Tensor {
+    const s = this.savedInputs[i];
+    if (!s) throw new AutogradError('INVALID_STATE', `${this.name()}: input ${i} was not saved for backward`);
+    return s.unpack(this);
+  }
+
+  output(i = 0): Tensor {
+    const s = this.savedOutputs[i];
+    if (!s) throw new AutogradError('INVALID_STATE', `${this.name()}: output ${i} was not saved for backward`);
+    return s.unpack(this);
+  }
+
+  needsInputGrad(i: number): boolean {
+    return this.taskShouldComputeOutput(i);
+  }
+
   apply(grads: Grads): Grads {
     if (this.released) throw new AutogradError('GRAPH_FREED', GRAPH_FREED_MESSAGE);
     // no gradient arrived (e.g. the old value of a tensor overwritten in place): none flows on
     if (grads.every((g) => g === null)) return this.nextEdges.map(() => null);
-    const ctx: GradContext = {
-      input: (i) => {
-        const s = this.savedInputs[i];
-        if (!s) throw new AutogradError('INVALID_STATE', `${this.name()}: input ${i} was not saved for backward`);
-        return s.unpack(this);
-      },
-      output: (i = 0) => {
-        const s = this.savedOutputs[i];
-        if (!s) throw new AutogradError('INVALID_STATE', `${this.name()}: output ${i} was not saved for backward`);
-        return s.unpack(this);
-      },
-      attrs: this.attrs,
-      inputShapes: this.inputShapes,
-      inputDtypes: this.inputDtypes,
-      inputDevices: this.inputDevices,
-      needsInputGrad: (i) => this.taskShouldComputeOutput(i),
-    };
-    return this.config.gradFunc(grads, ctx);
+    return this.config.gradFunc(grads, this);
   }
 
   override releaseVariables(): void {

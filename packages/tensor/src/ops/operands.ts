@@ -15,11 +15,34 @@ function assertOperand(v: unknown): asserts v is TensorOrScalar {
   }
 }
 
-/** A 0-dim tensor holding `v` as `dtype`, on `like`'s device. */
+/**
+ * Note [Wrapped scalars]
+ * A JS number in an op becomes a 0-dim tensor. Those never reach user code (ops only read
+ * them; autograd may save them, read-only), so the cpu ones are interned in a small cache:
+ * a loop like `y = y.mul(0.9)` then allocates one tensor per op, not two.
+ */
+const scalarCache = new Map<string, Tensor>();
+const SCALAR_CACHE_SIZE = 512;
+
+/** A fresh 0-dim tensor holding `v` as `dtype`, on `like`'s device. */
 export function scalarTensor(v: Scalar, dtype: DType, like?: Tensor): Tensor {
   const data = typedArrayFor(dtype, 1);
   data[0] = castScalar(v, dtype);
   const t = new Tensor(new Storage(CPU, dtype, 1, data), []);
+  return like && like.device !== CPU ? runKernel1(K.ToDevice, [t], { device: like.device }) : t;
+}
+
+/** The interned 0-dim tensor for a wrapped scalar operand (Note [Wrapped scalars]). */
+function wrappedScalar(v: Scalar, dtype: DType, like: Tensor): Tensor {
+  const key = `${dtype}:${Number(v)}`;
+  let t = scalarCache.get(key);
+  if (!t || t.storage.disposed) {
+    const data = typedArrayFor(dtype, 1);
+    data[0] = castScalar(v, dtype);
+    t = new Tensor(new Storage(CPU, dtype, 1, data), []);
+    if (scalarCache.size >= SCALAR_CACHE_SIZE) scalarCache.delete(scalarCache.keys().next().value!);
+    scalarCache.set(key, t);
+  }
   return like && like.device !== CPU ? runKernel1(K.ToDevice, [t], { device: like.device }) : t;
 }
 
@@ -45,5 +68,5 @@ export function operandsResultType(values: readonly TensorOrScalar[]): DType {
 export function promoteOperands(values: readonly TensorOrScalar[], dtype: DType = operandsResultType(values)): Tensor[] {
   const like = values.find((v): v is Tensor => v instanceof Tensor);
   if (!like) throw new TensorError('INVALID_ARGUMENT', 'at least one operand must be a Tensor');
-  return values.map((v) => (v instanceof Tensor ? castTo(v, dtype) : scalarTensor(v, dtype, like)));
+  return values.map((v) => (v instanceof Tensor ? castTo(v, dtype) : wrappedScalar(v, dtype, like)));
 }
