@@ -26,11 +26,17 @@ export function callTensorPreHooks(fn: Node, inputs: Grads): Grads {
  * PyTorch's call_function: pre-hooks, apply, validate_outputs, post-hooks. `tensorHooksDone`
  * is true when evaluateFunction already ran the tensor pre-hooks for a capture.
  */
-export function callFunction(task: GraphTask, fn: Node, inputs: Grads, tensorHooksDone: boolean): Grads {
+export function callFunction(task: GraphTask, fn: Node, inputs: Grads, tensorHooksDone: boolean): Grads | Promise<Grads> {
   let grads = tensorHooksDone ? inputs : callTensorPreHooks(fn, inputs);
   for (const hook of fn.preHooks) grads = hook(grads) ?? grads;
-  let outputs = fn.apply(grads);
-  outputs = validateOutputs(fn.nextEdges, outputs, `Function ${fn.name()} returned an `);
+  const outputs = fn.apply(grads);
+  if (outputs instanceof Promise) return outputs.then((o) => finishCall(task, fn, grads, o));
+  return finishCall(task, fn, grads, outputs);
+}
+
+/** validate_outputs, post-hooks, release and the anomaly check, once apply has produced `raw`. */
+function finishCall(task: GraphTask, fn: Node, grads: Grads, raw: Grads): Grads {
+  let outputs = validateOutputs(fn.nextEdges, raw, `Function ${fn.name()} returned an `);
   for (const hook of fn.postHooks) outputs = hook(outputs, grads) ?? outputs;
   if (!task.keepGraph) fn.releaseVariables();
   if (isAnomalyEnabled()) checkNaN(fn, outputs);

@@ -11,7 +11,7 @@ import { Lane, MAX_DEPTH } from './lane.js';
 import type { Grads, Node } from './node.js';
 import { NodeTask } from './nodeTask.js';
 import { ReadyQueue } from './readyQueue.js';
-import { currentGraphTask, popGraphTask, pushGraphTask } from './threadState.js';
+import { asyncGraphTask, currentGraphTask, popGraphTask, pushGraphTask } from './threadState.js';
 import { validateOutputs } from './validateOutputs.js';
 import type { Device } from '@wiregrad/tensor';
 
@@ -59,12 +59,17 @@ export class Engine {
   /** The same pass driven asynchronously through the lanes (Note [Device lanes]). */
   async executeAsync(roots: Edge[], inputs: Grads, keepGraph: boolean, createGraph: boolean, accumulateGrad: boolean, outputs: Edge[] = []): Promise<Grads> {
     const prepared = this.prepare(roots, inputs, keepGraph, createGraph, accumulateGrad, outputs);
-    this.executeWithGraphTask(prepared);
     const { task } = prepared;
+    if (task.reentrantDepth > 0 && task.reentrantDepth % MAX_DEPTH === 0) {
+      // See Note [Reentrant backward]: past MAX_DEPTH nested levels, go on from a fresh stack
+      this.poolHandOffs++;
+      await new Promise((r) => setImmediate(r));
+    }
+    this.executeWithGraphTask(prepared);
     for (const lane of this.lanes.values()) this.startLane(lane);
     while (!task.futureCompleted) {
       const nt = task.cpuReadyQueue.pop();
-      if (nt) this.processTask(nt);
+      if (nt) await this.processTask(nt, true);
       else if (!task.completed()) await task.cpuReadyQueue.nextPush();
       else this.finish(task);
     }
@@ -97,13 +102,18 @@ export class Engine {
 
   /**
    * Note [Reentrant backward]
-   * A backward() called from inside a node's apply nests: it runs its own GraphTask on the
-   * same stack (sharing the caller's cpu queue, whose pop order favours the deeper task)
-   * until MAX_DEPTH = 60 nested levels. Past that PyTorch continues on a pool thread with a
-   * fresh stack. A synchronous JS caller cannot wait for another stack, so the hand-off keeps
-   * PyTorch's bookkeeping (depth reset for the pool lane, the parent's queue reused,
-   * `poolHandOffs` counted) and runs the pool lane's loop in place; V8's stack holds far more
-   * than 60 engine levels, and the graph itself is never walked recursively.
+   * A backward called from inside a node's apply nests: it runs its own GraphTask, sharing
+   * the caller's cpu queue (whose pop order favours the deeper task), with reentrantDepth one
+   * more than its parent. PyTorch nests on the same thread up to MAX_DEPTH = 60, then hands
+   * the task to a pool thread with a fresh stack. Here:
+   * - backwardAsync() (nodes may await, e.g. `await backwardAsync(...)` inside apply): every
+   *   MAX_DEPTH levels the nested pass continues after a setImmediate, on a fresh stack, with
+   *   the parent's queue; any depth works (`poolHandOffs` counts the hand-offs).
+   * - backward() is synchronous: its caller needs the result before apply returns and JS
+   *   cannot block on another stack, so past MAX_DEPTH the pool lane's loop runs in place
+   *   (depth counter reset, queue reused, `poolHandOffs` counted). Synchronous reentrancy is
+   *   bounded by V8's stack (about 500 nested levels); the graph itself is never walked
+   *   recursively, so deep graphs are not.
    */
   private runReentrantAware(task: GraphTask): void {
     if (this.currentDepth >= MAX_DEPTH) {
@@ -168,7 +178,7 @@ export class Engine {
           continue;
         }
         const gt = nt.graphTask;
-        this.processTask(nt);
+        await this.processTask(nt, true);
         // wake the owner: its cpu loop may be waiting for this lane's result
         if (gt) gt.cpuReadyQueue.push(new NodeTask(gt, null, null));
         await new Promise((r) => setImmediate(r));
@@ -177,30 +187,48 @@ export class Engine {
     void loop();
   }
 
-  /** Evaluates one NodeTask and does PyTorch's outstanding-task bookkeeping. */
-  processTask(nt: NodeTask): void {
+  /**
+   * Evaluates one NodeTask and does PyTorch's outstanding-task bookkeeping. With `allowAsync`
+   * (backwardAsync) a node may return a Promise, awaited before its task counts as done; a
+   * synchronous backward() cannot wait, so there it is an error.
+   */
+  processTask(nt: NodeTask, allowAsync = false): void | Promise<void> {
     const gt = nt.graphTask;
     if (!gt) return;
+    let pending: Promise<void> | undefined;
     if (nt.fn && !gt.hasError) {
+      const fn = nt.fn;
       const prevMode = isGradEnabled();
       pushGraphTask(gt);
       setGradEnabled(gt.gradModeDuringBackward);
       try {
-        this.evaluateFunction(gt, nt.fn, nt.inputs!);
+        const r = allowAsync ? asyncGraphTask.run(gt, () => this.evaluateFunction(gt, fn, nt.inputs!)) : this.evaluateFunction(gt, fn, nt.inputs!);
+        if (r) {
+          if (!allowAsync) {
+            r.catch(() => {});
+            throw new AutogradError('INVALID_STATE', `${fn.name()}.apply returned a Promise; nodes that await need backwardAsync()`);
+          }
+          pending = r.catch((e) => gt.setError(annotate(e, fn)));
+        }
       } catch (e) {
-        gt.setError(annotate(e, nt.fn));
+        gt.setError(annotate(e, fn));
       } finally {
         setGradEnabled(prevMode);
         popGraphTask();
       }
     }
+    if (pending) return pending.then(() => this.taskDone(nt, gt));
+    this.taskDone(nt, gt);
+  }
+
+  private taskDone(nt: NodeTask, gt: GraphTask): void {
     if (nt.fn) gt.outstandingTasks--;
     if (gt.completed() && !gt.futureCompleted && gt.outstandingTasks <= 0) this.finish(gt);
     else if (gt.exitOnError && gt.hasError && !gt.futureCompleted) this.finish(gt);
   }
 
-  /** PyTorch's evaluate_function, step for step. */
-  evaluateFunction(task: GraphTask, fn: Node, inputs: InputBuffer): void {
+  /** PyTorch's evaluate_function, step for step (a Promise only when an async node's apply is pending). */
+  evaluateFunction(task: GraphTask, fn: Node, inputs: InputBuffer): void | Promise<void> {
     let grads = inputs.buffer;
     let hooksDone = false;
     if (task.execInfo.size > 0) {
@@ -217,6 +245,12 @@ export class Engine {
       if (!info?.needed) return;
     }
     const outputs = callFunction(task, fn, grads, hooksDone);
+    if (outputs instanceof Promise) return outputs.then((o) => this.propagate(task, fn, o));
+    this.propagate(task, fn, outputs);
+  }
+
+  /** The end of evaluate_function: dependencies, not-ready buffers, and pushing what became ready. */
+  private propagate(task: GraphTask, fn: Node, outputs: Grads): void {
     if (outputs.length === 0) return;
     fn.nextEdges.forEach((edge, i) => {
       const next = edge.node;

@@ -59,7 +59,8 @@ export abstract class Node {
     this.sequenceNr = sequenceNr;
   }
 
-  abstract apply(grads: Grads): Grads;
+  /** Synchronous for every built-in node; a node may return a Promise when run by backwardAsync(). */
+  abstract apply(grads: Grads): Grads | Promise<Grads>;
 
   /** e.g. `MulBackward0` */
   abstract name(): string;

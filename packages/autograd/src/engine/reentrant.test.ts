@@ -73,3 +73,49 @@ describe('reentrant backward', () => {
   });
 });
 
+
+/** Awaits a nested backwardAsync inside its apply. */
+class AsyncReentrant extends Node {
+  constructor(
+    private readonly levels: number,
+    private readonly log: number[],
+  ) {
+    super();
+  }
+  name() {
+    return 'AsyncReentrant';
+  }
+  async apply(grads: Grads): Promise<Grads> {
+    if (this.levels > 0) {
+      const inner = new AsyncReentrant(this.levels - 1, this.log);
+      inner.addInputMetadata(tensor([0]));
+      await getEngine().executeAsync([new Edge(inner, 0)], [tensor([1])], false, false, true);
+    }
+    this.log.push(this.levels);
+    return this.nextEdges.map(() => grads[0] ?? null);
+  }
+}
+
+describe('reentrant backwardAsync past MAX_DEPTH', () => {
+  it('continues on a fresh stack every MAX_DEPTH levels, so any depth completes', async () => {
+    const log: number[] = [];
+    const engine = getEngine();
+    const before = engine.poolHandOffs;
+    const depth = 1000 + 7; // deeper than synchronous reentrancy can go on V8's stack
+    const root = new AsyncReentrant(depth, log);
+    root.addInputMetadata(tensor([0]));
+    await engine.executeAsync([new Edge(root, 0)], [tensor([1])], false, false, true);
+    expect(log).toHaveLength(depth + 1);
+    expect(log[0]).toBe(0);
+    expect(log[depth]).toBe(depth);
+    expect(engine.poolHandOffs - before).toBe(Math.floor(depth / MAX_DEPTH));
+  });
+
+  it('a node that awaits cannot run in a synchronous backward: a clear error', () => {
+    const root = new AsyncReentrant(1, []);
+    root.addInputMetadata(tensor([0]));
+    expect(() => getEngine().execute([new Edge(root, 0)], [tensor([1])], false, false, true)).toThrow(
+      'AsyncReentrant.apply returned a Promise; nodes that await need backwardAsync()',
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { GraphTask } from './graphTask.js';
 
 /**
@@ -6,8 +7,11 @@ import type { GraphTask } from './graphTask.js';
  */
 const stack: GraphTask[] = [];
 
+/** The task of an async node's continuation (after its first await the stack above is gone). */
+export const asyncGraphTask = new AsyncLocalStorage<GraphTask>();
+
 export function currentGraphTask(): GraphTask | null {
-  return stack[stack.length - 1] ?? null;
+  return stack[stack.length - 1] ?? asyncGraphTask.getStore() ?? null;
 }
 
 export function pushGraphTask(task: GraphTask): void {
