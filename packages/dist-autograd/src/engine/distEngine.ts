@@ -60,7 +60,14 @@ function validateRoots(roots: readonly Tensor[]): void {
   });
 }
 
-/** Tells every known worker that a pass failed, so it frees its share (best effort, transitive). */
+/**
+ * Note [Failed passes]
+ * In PyTorch a failed distributed backward only reaches the caller; the other workers keep
+ * their half-run GraphTasks (pytorch#27643). Here the error reaches the caller as
+ * "Error on Node <id>: ..." (each hop keeps the first node's prefix), and the origin tells
+ * every worker the context talked to to drop the pass ('abort', forwarded transitively), so
+ * every participant frees it and the next pass in the context starts clean.
+ */
 function broadcastAbort(ctx: DistAutogradContext, passId: string, error: unknown): void {
   for (const w of ctx.knownWorkerIds()) {
     void send(w, { kind: 'abort', passId, metadata: { contextId: ctx.contextId, messageId: 0n }, grads: [], retainGraph: false, error: String(error) }).catch(() => {});

@@ -21,7 +21,9 @@ const ARRAYS = ['a', 'b', 'c'] as const;
  * strides (stride 0 for broadcast dims, so row and column broadcasts, transposes and slices
  * all take it without copying). Binary loops also get a path with one operand a broadcast
  * scalar, hoisted out of the loop. Compiling per expression keeps V8's loops
- * monomorphic, where a shared loop calling a closure per element would not be.
+ * monomorphic, where a shared loop calling a closure per element would not be; kernels
+ * get their loops from `elementwiseLoop` keyed by dtype, so one compiled loop only ever
+ * sees one kind of typed array.
  */
 export function compileElementwise(arity: 1 | 2 | 3, expr: string, helpers: Record<string, unknown> = {}): ElementwiseLoop {
   const names = Object.keys(helpers);
@@ -103,4 +105,16 @@ function isFlat(strides: readonly number[], shape: readonly number[]): boolean {
 function isScalar(strides: readonly number[]): boolean {
   for (const s of strides) if (s !== 0) return false;
   return true;
+}
+
+const loops = new Map<string, ElementwiseLoop>();
+
+/** The compiled loop for `expr` under `key` (e.g. `Exp/float32`), compiled on first use. See Note [Generated elementwise loops]. */
+export function elementwiseLoop(key: string, arity: 1 | 2 | 3, expr: string, helpers: Record<string, unknown> = {}): ElementwiseLoop {
+  let loop = loops.get(key);
+  if (!loop) {
+    loop = compileElementwise(arity, expr, helpers);
+    loops.set(key, loop);
+  }
+  return loop;
 }

@@ -1,14 +1,15 @@
 import type { DType } from '../../../dtype.js';
 import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
-import { compileElementwise, type ElementwiseLoop } from '../elementwise.js';
+import { elementwiseLoop } from '../elementwise.js';
 import { runElementwise } from './tensorOperands.js';
 
-/** The expression of each binary kernel per dtype; `bool` results of arithmetic are normalised to 0/1. */
+/** The expression of each arithmetic kernel per dtype; `bool` results are normalised to 0/1. */
 const ARITH: Record<string, (d: DType) => string> = {
   [K.Add]: () => 'x + y',
   [K.Sub]: () => 'x - y',
   [K.Mul]: (d) => (d === 'int32' ? 'Math.imul(x, y)' : 'x * y'),
+  // int32 division truncates (the Div op itself computes ints in float32, as torch.div does)
   [K.Div]: (d) => (d === 'int32' ? '(x / y) | 0' : 'x / y'),
   [K.Pow]: () => 'Math.pow(x, y)',
   // NaN propagates, as in torch.maximum / torch.minimum
@@ -25,29 +26,27 @@ const COMPARE: Record<string, string> = {
   [K.GreaterEqual]: 'x >= y ? 1 : 0',
 };
 
-const cache = new Map<string, ElementwiseLoop>();
-function loopFor(name: string, dtype: DType): ElementwiseLoop {
-  const key = `${name}/${dtype}`;
-  let loop = cache.get(key);
-  if (!loop) {
-    const arith = ARITH[name];
-    let expr = arith ? arith(dtype) : COMPARE[name]!;
-    if (arith && dtype === 'bool') expr = `(${expr}) !== 0 ? 1 : 0`;
-    loop = compileElementwise(2, expr);
-    cache.set(key, loop);
-  }
-  return loop;
-}
-
-function binaryKernel(kernelName: string, boolOut: boolean): KernelConfig {
+function arithKernel(kernelName: string, expr: (d: DType) => string): KernelConfig {
   return {
     kernelName,
     device: 'cpu',
-    kernelFunc: ([a, b]) => [runElementwise(loopFor(kernelName, a!.dtype), [a!, b!], boolOut ? 'bool' : a!.dtype)],
+    kernelFunc: ([a, b]) => {
+      const d = a!.dtype;
+      const e = d === 'bool' ? `(${expr(d)}) !== 0 ? 1 : 0` : expr(d);
+      return [runElementwise(elementwiseLoop(`${kernelName}/${d}`, 2, e), [a!, b!], d)];
+    },
+  };
+}
+
+function compareKernel(kernelName: string, expr: string): KernelConfig {
+  return {
+    kernelName,
+    device: 'cpu',
+    kernelFunc: ([a, b]) => [runElementwise(elementwiseLoop(`${kernelName}/${a!.dtype}`, 2, expr), [a!, b!], 'bool')],
   };
 }
 
 export const binaryKernels: KernelConfig[] = [
-  ...Object.keys(ARITH).map((n) => binaryKernel(n, false)),
-  ...Object.keys(COMPARE).map((n) => binaryKernel(n, true)),
+  ...Object.entries(ARITH).map(([name, expr]) => arithKernel(name, expr)),
+  ...Object.entries(COMPARE).map(([name, expr]) => compareKernel(name, expr)),
 ];

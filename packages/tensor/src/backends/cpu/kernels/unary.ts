@@ -1,10 +1,11 @@
 import type { DType } from '../../../dtype.js';
 import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
-import { compileElementwise, type ElementwiseLoop } from '../elementwise.js';
+import { elementwiseLoop } from '../elementwise.js';
 import { erf } from '../erf.js';
 import { runElementwise } from './tensorOperands.js';
 
+/** One expression over `x` per unary kernel; the output has x's dtype. */
 const EXPR: Record<string, string> = {
   [K.Neg]: '-x',
   [K.Exp]: 'Math.exp(x)',
@@ -13,56 +14,45 @@ const EXPR: Record<string, string> = {
   [K.Sqrt]: 'Math.sqrt(x)',
   [K.Rsqrt]: '1 / Math.sqrt(x)',
   [K.Abs]: 'Math.abs(x)',
+  // sign(NaN) is NaN... see the spec; -0 and +0 stay as they are
   [K.Sign]: 'x > 0 ? 1 : x < 0 ? -1 : x',
   [K.Sin]: 'Math.sin(x)',
   [K.Cos]: 'Math.cos(x)',
   [K.Tanh]: 'Math.tanh(x)',
   [K.Sigmoid]: '1 / (1 + Math.exp(-x))',
   [K.Relu]: 'x > 0 || x !== x ? x : 0',
+  // torch's default gelu: the exact erf form
   [K.Gelu]: '0.5 * x * (1 + erf(x * 0.7071067811865476))',
   [K.Silu]: 'x / (1 + Math.exp(-x))',
   // torch's default softplus: beta 1, threshold 20
   [K.Softplus]: 'x > 20 ? x : Math.log1p(Math.exp(x))',
-  [K.LogicalNot]: 'x ? 0 : 1',
-  [K.Clamp]: 'x !== x ? x : x < p0 ? p0 : x > p1 ? p1 : x',
 };
 
-const cache = new Map<string, ElementwiseLoop>();
-function loopFor(name: string): ElementwiseLoop {
-  let loop = cache.get(name);
-  if (!loop) {
-    loop = compileElementwise(1, EXPR[name]!, { erf });
-    cache.set(name, loop);
-  }
-  return loop;
+function unaryKernel(kernelName: string, expr: string, outDtype?: DType): KernelConfig {
+  return {
+    kernelName,
+    device: 'cpu',
+    kernelFunc: ([x]) => [runElementwise(elementwiseLoop(`${kernelName}/${x!.dtype}`, 1, expr, { erf }), [x!], outDtype ?? x!.dtype)],
+  };
 }
 
-function unaryKernel(kernelName: string): KernelConfig {
-  const outDtype = (d: DType): DType => (kernelName === K.LogicalNot ? 'bool' : d);
+/** Cast (and Copy, a cast to the same dtype) write through the typed array, which converts; bool normalises to 0/1. */
+function castKernel(kernelName: string): KernelConfig {
   return {
     kernelName,
     device: 'cpu',
     kernelFunc: ([x], attrs) => {
-      const params = kernelName === K.Clamp ? [(attrs.min as number | null) ?? -Infinity, (attrs.max as number | null) ?? Infinity] : [];
-      return [runElementwise(loopFor(kernelName), [x!], outDtype(x!.dtype), params)];
+      const to = (attrs.dtype as DType | undefined) ?? x!.dtype;
+      const expr = to === 'bool' ? 'x !== 0 ? 1 : 0' : 'x';
+      return [runElementwise(elementwiseLoop(`Cast/${x!.dtype}/${to}`, 1, expr), [x!], to)];
     },
   };
 }
 
-const copyLoop = compileElementwise(1, 'x');
-const toBoolLoop = compileElementwise(1, 'x !== 0 ? 1 : 0');
-const whereLoop = compileElementwise(3, 'x ? y : z');
-
 export const unaryKernels: KernelConfig[] = [
-  ...Object.keys(EXPR).map(unaryKernel),
-  { kernelName: K.Copy, device: 'cpu', kernelFunc: ([x]) => [runElementwise(copyLoop, [x!], x!.dtype)] },
-  {
-    kernelName: K.Cast,
-    device: 'cpu',
-    kernelFunc: ([x], attrs) => {
-      const dtype = attrs.dtype as DType;
-      return [runElementwise(dtype === 'bool' ? toBoolLoop : copyLoop, [x!], dtype)];
-    },
-  },
-  { kernelName: K.Where, device: 'cpu', kernelFunc: ([c, a, b]) => [runElementwise(whereLoop, [c!, a!, b!], a!.dtype)] },
+  ...Object.entries(EXPR).map(([name, expr]) => unaryKernel(name, expr)),
+  // NaN is true, as for any non-zero value
+  unaryKernel(K.LogicalNot, 'x === 0 ? 1 : 0', 'bool'),
+  castKernel(K.Cast),
+  castKernel(K.Copy),
 ];
