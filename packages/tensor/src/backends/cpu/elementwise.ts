@@ -1,4 +1,5 @@
 import type { TypedArray } from '../../dtype.js';
+import { compiledLoop } from './compiledLoops.js';
 
 /** One operand of an elementwise loop: its data and its strides already broadcast to the output shape. */
 export interface Operand {
@@ -107,14 +108,7 @@ function isScalar(strides: readonly number[]): boolean {
   return true;
 }
 
-const loops = new Map<string, ElementwiseLoop>();
-
-/** The compiled loop for `expr` under `key` (e.g. `Exp/float32`), compiled on first use. See Note [Generated elementwise loops]. */
+/** The compiled loop for `expr` under `key` (e.g. `Exp/float32`). See Note [Compiled loop cache]. */
 export function elementwiseLoop(key: string, arity: 1 | 2 | 3, expr: string, helpers: Record<string, unknown> = {}): ElementwiseLoop {
-  let loop = loops.get(key);
-  if (!loop) {
-    loop = compileElementwise(arity, expr, helpers);
-    loops.set(key, loop);
-  }
-  return loop;
+  return compiledLoop(`elementwise:${key}`, () => compileElementwise(arity, expr, helpers));
 }

@@ -1,76 +1,68 @@
-import type { DType } from '../../../dtype.js';
+import type { DType, TypedArray } from '../../../dtype.js';
 import * as K from '../../../kernelNames.js';
-import type { KernelConfig, KernelFunc } from '../../../kernelRegistry.js';
+import type { KernelConfig } from '../../../kernelRegistry.js';
 import { Tensor } from '../../../tensor.js';
-import { reduceLayout } from './reduceLayout.js';
+import { compiledLoop } from '../compiledLoops.js';
+import { reduceLayout, reducedShape } from './reduceLayout.js';
 
-function outShape(keptShape: readonly number[], dims: readonly number[], keepdim: boolean): number[] {
-  if (keepdim) return [...keptShape];
-  const all = dims.length === 0 ? keptShape.map((_, i) => i) : dims;
-  return keptShape.filter((_, i) => !all.includes(i));
-}
+/** Folds the [O, R, I] layout over R into `out` ([O, I]). See Note [Reduction layout]. */
+type FoldLoop = (data: TypedArray, base: number, O: number, R: number, I: number, out: TypedArray) => void;
 
-/** Sum and Prod: accumulate in float64 (JS numbers), write in the input's dtype. See Note [Reduction layout]. */
-function foldKernel(kernelName: string, init: number, isSum: boolean): KernelConfig {
-  const kernelFunc: KernelFunc = ([x], attrs) => {
-    const dims = attrs.dims as number[];
-    const { data, base, O, R, I, keptShape } = reduceLayout(x!, dims);
-    const acc = new Float64Array(O * I).fill(init);
+/**
+ * Note [Fold loops]
+ * Sum and Prod are one loop with a different step, compiled per (kernel, dtype) like the
+ * elementwise loops. Accumulators are JS numbers (float64) whatever the dtype, so float32
+ * sums are more accurate than a float32 accumulator and int32 sums are exact up to 2^53
+ * before the store wraps them like an int overflow. Reducing the last dim (I = 1) runs four
+ * independent accumulators so the adds pipeline; other layouts walk rows of I contiguous
+ * elements into a float64 scratch row.
+ */
+function compileFold(init: number, step: (acc: string, v: string) => string, combine: string): FoldLoop {
+  const body = `
+    const acc = I === 1 ? null : new Float64Array(I);
     for (let o = 0; o < O; o++) {
-      const ab = o * I;
-      for (let r = 0; r < R; r++) {
-        const xb = base + (o * R + r) * I;
-        if (isSum) for (let i = 0; i < I; i++) acc[ab + i] = acc[ab + i]! + data[xb + i]!;
-        else for (let i = 0; i < I; i++) acc[ab + i] = acc[ab + i]! * data[xb + i]!;
-      }
-    }
-    const out = Tensor.empty(outShape(keptShape, dims, attrs.keepdim as boolean), x!.dtype as DType);
-    out.storage.data.set(acc);
-    return [out];
-  };
-  return { kernelName, device: 'cpu', kernelFunc };
-}
-
-/** Max/Min/Argmax/Argmin along one dim (or over everything when dim is null); NaN wins like torch. */
-function extremumKernel(kernelName: string, isMax: boolean, valuesOut: boolean): KernelConfig {
-  const kernelFunc: KernelFunc = ([x], attrs) => {
-    const dim = attrs.dim as number | null;
-    const keepdim = attrs.keepdim as boolean;
-    const dims = dim === null ? [] : [dim];
-    const { data, base, O, R, I, keptShape } = reduceLayout(x!, dims);
-    const values = new Float64Array(O * I);
-    const indices = new Int32Array(O * I);
-    for (let o = 0; o < O; o++) {
-      for (let i = 0; i < I; i++) {
-        let best = data[base + o * R * I + i]!;
-        let bi = 0;
-        for (let r = 1; r < R && best === best; r++) {
-          const v = data[base + (o * R + r) * I + i]!;
-          if (v !== v || (isMax ? v > best : v < best)) {
-            best = v;
-            bi = r;
-          }
+      const xb = base + o * R * I;
+      if (I === 1) {
+        let a0 = ${init}, a1 = ${init}, a2 = ${init}, a3 = ${init};
+        let r = 0;
+        for (; r + 3 < R; r += 4) {
+          a0 = ${step('a0', 'data[xb + r]')}; a1 = ${step('a1', 'data[xb + r + 1]')};
+          a2 = ${step('a2', 'data[xb + r + 2]')}; a3 = ${step('a3', 'data[xb + r + 3]')};
         }
-        values[o * I + i] = best;
-        indices[o * I + i] = bi;
+        for (; r < R; r++) a0 = ${step('a0', 'data[xb + r]')};
+        out[o] = ${combine};
+      } else {
+        acc.fill(${init});
+        for (let r = 0; r < R; r++) {
+          const rb = xb + r * I;
+          for (let i = 0; i < I; i++) acc[i] = ${step('acc[i]', 'data[rb + i]')};
+        }
+        out.set(acc, o * I);
       }
-    }
-    const shape = dim === null ? (keepdim ? keptShape : []) : outShape(keptShape, dims, keepdim);
-    const idx = Tensor.empty(shape, 'int32');
-    idx.storage.data.set(indices);
-    if (!valuesOut) return [idx];
-    const vals = Tensor.empty(shape, x!.dtype);
-    vals.storage.data.set(values);
-    return dim === null ? [vals] : [vals, idx];
-  };
-  return { kernelName, device: 'cpu', kernelFunc };
+    }`;
+  return new Function('data', 'base', 'O', 'R', 'I', 'out', body) as FoldLoop;
 }
 
-export const reduceKernels: KernelConfig[] = [
-  foldKernel(K.Sum, 0, true),
-  foldKernel(K.Prod, 1, false),
-  extremumKernel(K.Max, true, true),
-  extremumKernel(K.Min, false, true),
-  extremumKernel(K.Argmax, true, false),
-  extremumKernel(K.Argmin, false, false),
-];
+const FOLDS: Record<string, () => FoldLoop> = {
+  [K.Sum]: () => compileFold(0, (acc, v) => `${acc} + ${v}`, '(a0 + a1) + (a2 + a3)'),
+  [K.Prod]: () => compileFold(1, (acc, v) => `${acc} * ${v}`, '(a0 * a1) * (a2 * a3)'),
+};
+
+/** Sum and Prod: [x], {dims, keepdim}; the output has x's dtype (the op casts bool to int32). */
+function foldKernel(kernelName: string): KernelConfig {
+  return {
+    kernelName,
+    device: 'cpu',
+    kernelFunc: ([x], attrs) => {
+      const dims = attrs.dims as number[];
+      const dtype: DType = x!.dtype;
+      const loop = compiledLoop(`fold:${kernelName}/${dtype}`, FOLDS[kernelName]!);
+      const { data, base, O, R, I, keptShape } = reduceLayout(x!, dims);
+      const out = Tensor.empty(reducedShape(keptShape, dims, attrs.keepdim as boolean), dtype);
+      loop(data, base, O, R, I, out.storage.data);
+      return [out];
+    },
+  };
+}
+
+export const reduceKernels: KernelConfig[] = [foldKernel(K.Sum), foldKernel(K.Prod)];

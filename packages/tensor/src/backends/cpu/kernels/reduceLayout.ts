@@ -1,3 +1,4 @@
+import type { TypedArray } from '../../../dtype.js';
 import { getKernel } from '../../../kernelRegistry.js';
 import * as K from '../../../kernelNames.js';
 import { Tensor } from '../../../tensor.js';
@@ -8,10 +9,11 @@ import { isContiguousLayout } from '../strided.js';
  * A reduction over `dims` is computed on a contiguous input seen as [O, R, I]: O = product of
  * the dims before the reduced block, R = the reduced block, I = the dims after it. When the
  * reduced dims are not one consecutive block the input is first permuted (reduced dims last)
- * and copied, so every reduction kernel is one triple loop over contiguous memory.
+ * and copied, so every reduction kernel is one triple loop over contiguous memory. An empty
+ * `dims` list means every dim.
  */
 export interface ReduceLayout {
-  data: ArrayLike<number>;
+  data: TypedArray;
   base: number;
   O: number;
   R: number;
@@ -20,7 +22,7 @@ export interface ReduceLayout {
   keptShape: number[];
 }
 
-function contiguousData(x: Tensor): { data: ArrayLike<number>; base: number } {
+function contiguousData(x: Tensor): { data: TypedArray; base: number } {
   if (isContiguousLayout(x.shape, x.strides)) return { data: x.storage.data, base: x.offset };
   const copy = getKernel(K.Copy, 'cpu')([x], {})[0]!;
   return { data: copy.storage.data, base: 0 };
@@ -43,4 +45,11 @@ export function reduceLayout(x: Tensor, dims: readonly number[]): ReduceLayout {
   const prod = (a: number, b: number) => src.shape.slice(a, b).reduce((p, s) => p * s, 1);
   const { data, base } = contiguousData(src);
   return { data, base, O: prod(0, first), R: prod(first, last + 1), I: prod(last + 1, src.ndim), keptShape };
+}
+
+/** The output shape of a reduction over `dims` (empty = all) from its keepdim shape. */
+export function reducedShape(keptShape: readonly number[], dims: readonly number[], keepdim: boolean): number[] {
+  if (keepdim) return [...keptShape];
+  if (dims.length === 0) return [];
+  return keptShape.filter((_, i) => !dims.includes(i));
 }

@@ -14,13 +14,13 @@ const EXPR: Record<string, string> = {
   [K.Sqrt]: 'Math.sqrt(x)',
   [K.Rsqrt]: '1 / Math.sqrt(x)',
   [K.Abs]: 'Math.abs(x)',
-  // sign(NaN) is NaN... see the spec; -0 and +0 stay as they are
-  [K.Sign]: 'x > 0 ? 1 : x < 0 ? -1 : x',
+  // like torch: sign(NaN) and sign(-0) are 0
+  [K.Sign]: 'x > 0 ? 1 : x < 0 ? -1 : 0',
   [K.Sin]: 'Math.sin(x)',
   [K.Cos]: 'Math.cos(x)',
   [K.Tanh]: 'Math.tanh(x)',
   [K.Sigmoid]: '1 / (1 + Math.exp(-x))',
-  [K.Relu]: 'x > 0 || x !== x ? x : 0',
+  [K.Relu]: 'x < 0 ? 0 : x',
   // torch's default gelu: the exact erf form
   [K.Gelu]: '0.5 * x * (1 + erf(x * 0.7071067811865476))',
   [K.Silu]: 'x / (1 + Math.exp(-x))',
