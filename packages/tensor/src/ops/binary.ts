@@ -2,10 +2,12 @@ import { type DType, isFloatingPoint } from '../dtype.js';
 import { runKernel1 } from '../dispatch.js';
 import { TensorError } from '../errors.js';
 import * as K from '../kernelNames.js';
-import type { Tensor } from '../tensor.js';
+import { Tensor } from '../tensor.js';
 import { operandsResultType, promoteOperands, type TensorOrScalar } from './operands.js';
 
+/** Promotes (or forces `dtype`), then runs the kernel; two tensors of one dtype skip promotion. */
 function binary(kernel: string, a: TensorOrScalar, b: TensorOrScalar, dtype?: DType): Tensor {
+  if (dtype === undefined && a instanceof Tensor && b instanceof Tensor && a.dtype === b.dtype) return runKernel1(kernel, [a, b]);
   const [x, y] = promoteOperands([a, b], dtype);
   return runKernel1(kernel, [x!, y!]);
 }
@@ -14,14 +16,18 @@ export interface AlphaOptions {
   alpha?: number;
 }
 
-function scaled(b: TensorOrScalar, alpha: number | undefined): TensorOrScalar {
+/** alpha * b, folded into b when b is a JS number. */
+function scaled(a: TensorOrScalar, b: TensorOrScalar, alpha: number | undefined): TensorOrScalar {
   if (alpha === undefined || alpha === 1) return b;
+  if (!Number.isInteger(alpha) && !isFloatingPoint(operandsResultType([a, b]))) {
+    throw new TensorError('INVALID_ARGUMENT', 'For integral input tensors, argument alpha must not be a floating point number.');
+  }
   return typeof b === 'boolean' ? Number(b) * alpha : typeof b === 'number' ? b * alpha : mul(b, alpha);
 }
 
 /** a + alpha * b, broadcast. */
 export function add(a: TensorOrScalar, b: TensorOrScalar, opts: AlphaOptions = {}): Tensor {
-  return binary(K.Add, a, scaled(b, opts.alpha));
+  return binary(K.Add, a, scaled(a, b, opts.alpha));
 }
 
 /** a - alpha * b, broadcast. */
@@ -32,31 +38,38 @@ export function sub(a: TensorOrScalar, b: TensorOrScalar, opts: AlphaOptions = {
       'Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.',
     );
   }
-  return binary(K.Sub, a, scaled(b, opts.alpha));
+  return binary(K.Sub, a, scaled(a, b, opts.alpha));
 }
 
 export function mul(a: TensorOrScalar, b: TensorOrScalar): Tensor {
   return binary(K.Mul, a, b);
 }
 
-/** True division: integer operands give float32, as torch.div does. */
+/** True division: integer and bool operands give float32, as torch.div does. */
 export function div(a: TensorOrScalar, b: TensorOrScalar): Tensor {
   const t = operandsResultType([a, b]);
   return binary(K.Div, a, b, isFloatingPoint(t) ? t : 'float32');
 }
 
+/** a ** exponent, broadcast; integer tensors to negative integer (JS number) powers are refused, as in torch. */
 export function pow(a: TensorOrScalar, exponent: TensorOrScalar): Tensor {
+  if (typeof exponent === 'number' && exponent < 0 && Number.isInteger(exponent) && !isFloatingPoint(operandsResultType([a, exponent]))) {
+    throw new TensorError('INVALID_ARGUMENT', 'Integers to negative integer powers are not allowed.');
+  }
   return binary(K.Pow, a, exponent);
 }
 
+/** Elementwise max; NaN propagates. */
 export function maximum(a: TensorOrScalar, b: TensorOrScalar): Tensor {
   return binary(K.Maximum, a, b);
 }
 
+/** Elementwise min; NaN propagates. */
 export function minimum(a: TensorOrScalar, b: TensorOrScalar): Tensor {
   return binary(K.Minimum, a, b);
 }
 
+// Comparisons compute in the promoted dtype and give bool.
 export const eq = (a: TensorOrScalar, b: TensorOrScalar): Tensor => binary(K.Equal, a, b);
 export const ne = (a: TensorOrScalar, b: TensorOrScalar): Tensor => binary(K.NotEqual, a, b);
 export const lt = (a: TensorOrScalar, b: TensorOrScalar): Tensor => binary(K.Less, a, b);

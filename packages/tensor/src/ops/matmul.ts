@@ -1,38 +1,46 @@
+import type { DType } from '../dtype.js';
 import { runKernel1 } from '../dispatch.js';
 import { TensorError, fmtShape } from '../errors.js';
 import * as K from '../kernelNames.js';
 import { broadcastShapes, numelOf } from '../shape.js';
 import type { Tensor } from '../tensor.js';
 import { mul } from './binary.js';
+import { TORCH_TYPE_NAME } from './operands.js';
 import { expand, reshape, squeeze, unsqueeze } from './view.js';
 
-const DTYPE_NAME = { float32: 'float', float64: 'double', int32: 'int', bool: 'bool' } as const;
+// Every product here is a composite over the BatchMatMul kernel plus views (Note [Kernel names]).
 
-function checkOperands(a: Tensor, b: Tensor): void {
+const C_TYPE_NAME: Readonly<Record<DType, string>> = { float32: 'float', float64: 'double', int32: 'int', bool: 'bool' };
+
+function checkDtypes(a: Tensor, b: Tensor, op: string): void {
   if (a.dtype !== b.dtype) {
-    throw new TensorError('DTYPE_MISMATCH', `expected m1 and m2 to have the same dtype, but got: ${DTYPE_NAME[a.dtype]} != ${DTYPE_NAME[b.dtype]}`);
+    throw new TensorError('DTYPE_MISMATCH', `expected m1 and m2 to have the same dtype, but got: ${C_TYPE_NAME[a.dtype]} != ${C_TYPE_NAME[b.dtype]}`);
   }
-  if (a.dtype === 'bool') throw new TensorError('UNSUPPORTED', `"addmm_impl_cpu_" not implemented for 'Bool'`);
+  if (a.dtype === 'bool') throw new TensorError('UNSUPPORTED', `"${op}" not implemented for 'Bool'`);
 }
 
 function cannotMultiply(a: readonly number[], b: readonly number[]): TensorError {
   return new TensorError('SHAPE_MISMATCH', `mat1 and mat2 shapes cannot be multiplied (${a.join('x')} and ${b.join('x')})`);
 }
 
-/** [M,K] @ [K,N]. */
-export function mm(a: Tensor, b: Tensor): Tensor {
-  if (a.ndim !== 2) throw new TensorError('INVALID_DIM', `self must be a matrix (got ${a.ndim}-D tensor of shape ${fmtShape(a.shape)})`);
-  if (b.ndim !== 2) throw new TensorError('INVALID_DIM', `mat2 must be a matrix (got ${b.ndim}-D tensor of shape ${fmtShape(b.shape)})`);
-  checkOperands(a, b);
-  if (a.shape[1] !== b.shape[0]) throw cannotMultiply(a.shape, b.shape);
-  const out = runKernel1(K.BatchMatMul, [unsqueeze(a, 0), unsqueeze(b, 0)]);
-  return reshape(out, [a.shape[0]!, b.shape[1]!]);
+function requireDims(t: Tensor, ndim: number, message: string): void {
+  if (t.ndim !== ndim) throw new TensorError('INVALID_DIM', `${message}, got ${t.ndim}-D tensor of shape ${fmtShape(t.shape)}`);
 }
 
-/** [B,M,K] @ [B,K,N]. */
+/** [M,K] @ [K,N] -> [M,N]. */
+export function mm(a: Tensor, b: Tensor): Tensor {
+  requireDims(a, 2, 'self must be a matrix');
+  requireDims(b, 2, 'mat2 must be a matrix');
+  checkDtypes(a, b, 'addmm_impl_cpu_');
+  if (a.shape[1] !== b.shape[0]) throw cannotMultiply(a.shape, b.shape);
+  return squeeze(runKernel1(K.BatchMatMul, [unsqueeze(a, 0), unsqueeze(b, 0)]), 0);
+}
+
+/** [B,M,K] @ [B,K,N] -> [B,M,N]. */
 export function bmm(a: Tensor, b: Tensor): Tensor {
-  if (a.ndim !== 3 || b.ndim !== 3) throw new TensorError('INVALID_DIM', `batch1 and batch2 must be 3D tensors, got ${a.ndim}D and ${b.ndim}D`);
-  checkOperands(a, b);
+  requireDims(a, 3, 'batch1 must be a 3D tensor');
+  requireDims(b, 3, 'batch2 must be a 3D tensor');
+  checkDtypes(a, b, 'bmm');
   if (a.shape[0] !== b.shape[0] || a.shape[2] !== b.shape[1]) {
     throw new TensorError(
       'SHAPE_MISMATCH',
@@ -42,8 +50,13 @@ export function bmm(a: Tensor, b: Tensor): Tensor {
   return runKernel1(K.BatchMatMul, [a, b]);
 }
 
+/** Inner product of two 1-D tensors of one dtype -> 0-dim. */
 export function dot(a: Tensor, b: Tensor): Tensor {
   if (a.ndim !== 1 || b.ndim !== 1) throw new TensorError('INVALID_DIM', `1D tensors expected, but got ${a.ndim}D and ${b.ndim}D tensors`);
+  if (a.dtype !== b.dtype) {
+    throw new TensorError('DTYPE_MISMATCH', `dot : expected both vectors to have same dtype, but found ${TORCH_TYPE_NAME[a.dtype]} and ${TORCH_TYPE_NAME[b.dtype]}`);
+  }
+  if (a.dtype === 'bool') throw new TensorError('UNSUPPORTED', `"dot" not implemented for 'Bool'`);
   if (a.numel !== b.numel) {
     throw new TensorError(
       'SHAPE_MISMATCH',
@@ -53,26 +66,54 @@ export function dot(a: Tensor, b: Tensor): Tensor {
   return reshape(mm(unsqueeze(a, 0), unsqueeze(b, 1)), []);
 }
 
+/** a[i] * b[j] -> [n, m] (dtypes promote, as torch.outer does). */
 export function outer(a: Tensor, b: Tensor): Tensor {
-  if (a.ndim !== 1 || b.ndim !== 1) throw new TensorError('INVALID_DIM', `outer: 1D tensors expected, but got ${a.ndim}D and ${b.ndim}D tensors`);
+  if (a.ndim !== 1) throw new TensorError('INVALID_DIM', `outer: Expected 1-D argument self, but got ${a.ndim}-D`);
+  if (b.ndim !== 1) throw new TensorError('INVALID_DIM', `outer: Expected 1-D argument vec2, but got ${b.ndim}-D`);
   return mul(unsqueeze(a, 1), unsqueeze(b, 0));
 }
 
-/** PyTorch's matmul: 1-D·1-D dot, 2-D mm, 1-D operands promoted then squeezed, batch dims broadcast. */
+/** [..., K] @ [K] -> [...]: the leading dims are folded into the rows of one matrix-vector product. */
+function matVec(a: Tensor, v: Tensor): Tensor {
+  const lead = a.shape.slice(0, -1);
+  const rows = numelOf(lead);
+  const Ka = a.shape[a.ndim - 1]!;
+  checkDtypes(a, v, 'addmv_impl_cpu');
+  if (Ka !== v.shape[0]) {
+    throw new TensorError('SHAPE_MISMATCH', `size mismatch, got input (${rows}), mat (${rows}x${Ka}), vec (${v.shape[0]})`);
+  }
+  return reshape(mm(reshape(a, [rows, Ka]), unsqueeze(v, 1)), lead);
+}
+
+/**
+ * Note [matmul folding]
+ * torch.matmul's cases: 1-D @ 1-D is dot; 2-D @ 2-D is mm; a 1-D operand is promoted to a
+ * matrix (a row on the left, a column on the right) and that dim removed after. When the left
+ * operand has batch dims and the right one is a matrix or vector, the batch is folded into
+ * the rows of one mm ([B,M,K] -> [B*M,K]) instead of expanding the right operand B times,
+ * as torch does for Linear layers on batched inputs. Otherwise batch dims broadcast and
+ * flatten into the one batch dim of BatchMatMul.
+ */
 export function matmul(a: Tensor, b: Tensor): Tensor {
   if (a.ndim === 0 || b.ndim === 0) {
     throw new TensorError('INVALID_DIM', `both arguments to matmul need to be at least 1D, but they are ${a.ndim}D and ${b.ndim}D`);
   }
   if (a.ndim === 1 && b.ndim === 1) return dot(a, b);
-  if (a.ndim === 2 && b.ndim === 2) return mm(a, b);
+  if (b.ndim === 1) return matVec(a, b);
   if (a.ndim === 1) return squeeze(matmul(unsqueeze(a, 0), b), -2);
-  if (b.ndim === 1) return squeeze(matmul(a, unsqueeze(b, 1)), -1);
-  checkOperands(a, b);
+  if (b.ndim === 2) {
+    if (a.ndim === 2) return mm(a, b);
+    const lead = a.shape.slice(0, -1);
+    return reshape(mm(reshape(a, [numelOf(lead), a.shape[a.ndim - 1]!]), b), [...lead, b.shape[1]!]);
+  }
+  checkDtypes(a, b, 'bmm');
   const [M, Ka] = a.shape.slice(-2) as [number, number];
   const [Kb, N] = b.shape.slice(-2) as [number, number];
-  if (Ka !== Kb) throw cannotMultiply(a.shape.slice(-2), b.shape.slice(-2));
   const batch = broadcastShapes(a.shape.slice(0, -2), b.shape.slice(0, -2));
   const B = numelOf(batch);
+  if (Ka !== Kb) {
+    throw new TensorError('SHAPE_MISMATCH', `Expected size for first two dimensions of batch2 tensor to be: [${B}, ${Ka}] but got: [${B}, ${Kb}].`);
+  }
   const a3 = reshape(expand(a, [...batch, M, Ka]), [B, M, Ka]);
   const b3 = reshape(expand(b, [...batch, Kb, N]), [B, Kb, N]);
   return reshape(runKernel1(K.BatchMatMul, [a3, b3]), [...batch, M, N]);

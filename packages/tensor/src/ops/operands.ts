@@ -7,6 +7,9 @@ import { Storage } from '../storage.js';
 import { Tensor } from '../tensor.js';
 
 export type Scalar = number | boolean;
+
+/** PyTorch's ScalarType names, for error texts users search for (`Got: Int`). */
+export const TORCH_TYPE_NAME: Readonly<Record<DType, string>> = { float32: 'Float', float64: 'Double', int32: 'Int', bool: 'Bool' };
 export type TensorOrScalar = Tensor | Scalar;
 
 function assertOperand(v: unknown): asserts v is TensorOrScalar {
@@ -34,7 +37,7 @@ export function scalarTensor(v: Scalar, dtype: DType, like?: Tensor): Tensor {
 
 /** The interned 0-dim tensor for a wrapped scalar operand (Note [Wrapped scalars]). */
 function wrappedScalar(v: Scalar, dtype: DType, like: Tensor): Tensor {
-  const key = `${dtype}:${Number(v)}`;
+  const key = `${dtype}:${Object.is(v, -0) ? '-0' : Number(v)}`;
   let t = scalarCache.get(key);
   if (!t || t.storage.disposed) {
     const data = typedArrayFor(dtype, 1);
