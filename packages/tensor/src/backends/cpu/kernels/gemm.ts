@@ -2,7 +2,7 @@ import type { TypedArray } from '../../../dtype.js';
 
 /** A strided 2-D matrix view into a typed array. */
 export interface Mat {
-  data: ArrayLike<number>;
+  data: TypedArray;
   offset: number;
   rowStride: number;
   colStride: number;
@@ -10,70 +10,99 @@ export interface Mat {
 
 const MR = 4;
 const NR = 4;
+/** Depth of one K block: a packed B block (KC x N float64) stays in L2 while every row panel streams past it. */
+const KC = 128;
 
-/** Copies rows [i0, i0+MR) of A into a panel laid out k-major: panel[k*MR + r] = A[i0+r, k]. */
-function packA(a: Mat, i0: number, K: number, panel: Float64Array | Float32Array): void {
-  for (let r = 0; r < MR; r++) {
-    let src = a.offset + (i0 + r) * a.rowStride;
-    for (let k = 0; k < K; k++, src += a.colStride) panel[k * MR + r] = a.data[src]!;
+/** panel[k*MR + r] = A[i0+r, k0+k] for k < kc; rows past `rows` are zero. */
+function packA(a: Mat, i0: number, rows: number, k0: number, kc: number, panel: Float64Array): void {
+  const { data, rowStride: rs, colStride: cs } = a;
+  for (let k = 0; k < kc; k++) {
+    const src = a.offset + i0 * rs + (k0 + k) * cs;
+    for (let r = 0; r < MR; r++) panel[k * MR + r] = r < rows ? data[src + r * rs]! : 0;
   }
 }
 
-/** Copies columns [j0, j0+NR) of B into a panel laid out k-major: panel[k*NR + c] = B[k, j0+c]. */
-function packB(b: Mat, j0: number, K: number, panel: Float64Array | Float32Array): void {
-  for (let k = 0; k < K; k++) {
-    const src = b.offset + k * b.rowStride + j0 * b.colStride;
-    for (let c = 0; c < NR; c++) panel[k * NR + c] = b.data[src + c * b.colStride]!;
+/** Panel p of `panels` (kc*NR values from p*kc*NR): [k*NR + c] = B[k0+k, p*NR+c]; columns past N are zero. */
+function packB(b: Mat, N: number, k0: number, kc: number, panels: Float64Array): void {
+  const { data, rowStride: rs, colStride: cs } = b;
+  for (let j0 = 0; j0 < N; j0 += NR) {
+    const cols = Math.min(NR, N - j0);
+    const base = (j0 / NR) * kc * NR;
+    for (let k = 0; k < kc; k++) {
+      const src = b.offset + (k0 + k) * rs + j0 * cs;
+      for (let c = 0; c < NR; c++) panels[base + k * NR + c] = c < cols ? data[src + c * cs]! : 0;
+    }
+  }
+}
+
+/** acc[i*N + j] += A[i,:] . B[:,j] for thin products (M or N below the block size), straight from the strides. */
+function thin(a: Mat, b: Mat, acc: Float64Array, M: number, N: number, K: number): void {
+  for (let i = 0; i < M; i++) {
+    for (let j = 0; j < N; j++) {
+      let s = 0;
+      let pa = a.offset + i * a.rowStride;
+      let pb = b.offset + j * b.colStride;
+      for (let k = 0; k < K; k++, pa += a.colStride, pb += b.rowStride) s += a.data[pa]! * b.data[pb]!;
+      acc[i * N + j] = acc[i * N + j]! + s;
+    }
   }
 }
 
 /**
  * Note [Register-blocked gemm]
- * C[M,N] = A[M,K] @ B[K,N] for any strides. A is packed in panels of MR=4 rows and B in
- * panels of NR=4 columns, both k-major, so the micro-kernel reads two sequential streams and
- * keeps a 4x4 block of C in 16 locals for the whole K loop: 16 multiply-adds per 8 loads and
- * no store until the block is done. B's panels are packed once per call and reused by every
- * row panel; the rows and columns left over (M, N not multiples of 4) take a plain loop.
+ * C[M,N] = A[M,K] @ B[K,N] for any strides (a transposed operand is read by stride while
+ * packing, never copied as a whole). K is cut into blocks of KC. Per block, B is packed once
+ * into zero-padded panels of NR=4 columns and each row panel of MR=4 rows of A is packed
+ * next to it, both k-major and float64, so the micro-kernel reads two sequential streams and
+ * keeps a 4x4 block of C in 16 locals for the whole block: 16 multiply-adds per 8 loads and
+ * no float32/int32 conversions in the inner loop. Padding makes edge blocks take the same
+ * micro-kernel; the 4x4 block goes back through a small tile, bounded at the edges. Sums are float64 (`acc`), so int32
+ * products are exact up to 2^53 and float32 ones are rounded once, when stored.
  */
-export function gemm(a: Mat, b: Mat, c: TypedArray, cOffset: number, M: number, N: number, K: number, f32: boolean): void {
-  const Mb = M - (M % MR);
-  const Nb = N - (N % NR);
-  const make = (n: number) => (f32 ? new Float32Array(n) : new Float64Array(n));
-  const bPanels = make((Nb / NR) * K * NR);
-  for (let jp = 0; jp < Nb / NR; jp++) packB(b, jp * NR, K, bPanels.subarray(jp * K * NR, (jp + 1) * K * NR));
-  const aPanel = make(K * MR);
-  for (let i0 = 0; i0 < Mb; i0 += MR) {
-    packA(a, i0, K, aPanel);
-    for (let j0 = 0; j0 < Nb; j0 += NR) {
-      const bp = (j0 / NR) * K * NR;
-      let c00 = 0, c01 = 0, c02 = 0, c03 = 0, c10 = 0, c11 = 0, c12 = 0, c13 = 0;
-      let c20 = 0, c21 = 0, c22 = 0, c23 = 0, c30 = 0, c31 = 0, c32 = 0, c33 = 0;
-      for (let k = 0, pa = 0, pb = bp; k < K; k++, pa += MR, pb += NR) {
-        const a0 = aPanel[pa]!, a1 = aPanel[pa + 1]!, a2 = aPanel[pa + 2]!, a3 = aPanel[pa + 3]!;
-        const b0 = bPanels[pb]!, b1 = bPanels[pb + 1]!, b2 = bPanels[pb + 2]!, b3 = bPanels[pb + 3]!;
-        c00 += a0 * b0; c01 += a0 * b1; c02 += a0 * b2; c03 += a0 * b3;
-        c10 += a1 * b0; c11 += a1 * b1; c12 += a1 * b2; c13 += a1 * b3;
-        c20 += a2 * b0; c21 += a2 * b1; c22 += a2 * b2; c23 += a2 * b3;
-        c30 += a3 * b0; c31 += a3 * b1; c32 += a3 * b2; c33 += a3 * b3;
+function blocked(a: Mat, b: Mat, acc: Float64Array, M: number, N: number, K: number): void {
+  const Np = Math.ceil(N / NR) * NR;
+  const bPanels = new Float64Array(Math.min(KC, K) * Np);
+  const aPanel = new Float64Array(Math.min(KC, K) * MR);
+  const tile = new Float64Array(MR * NR);
+  for (let k0 = 0; k0 < K; k0 += KC) {
+    const kc = Math.min(KC, K - k0);
+    packB(b, N, k0, kc, bPanels);
+    for (let i0 = 0; i0 < M; i0 += MR) {
+      const rows = Math.min(MR, M - i0);
+      packA(a, i0, rows, k0, kc, aPanel);
+      for (let j0 = 0; j0 < N; j0 += NR) {
+        let c00 = 0, c01 = 0, c02 = 0, c03 = 0, c10 = 0, c11 = 0, c12 = 0, c13 = 0;
+        let c20 = 0, c21 = 0, c22 = 0, c23 = 0, c30 = 0, c31 = 0, c32 = 0, c33 = 0;
+        for (let k = 0, pa = 0, pb = (j0 / NR) * kc * NR; k < kc; k++, pa += MR, pb += NR) {
+          const b0 = bPanels[pb]!, b1 = bPanels[pb + 1]!, b2 = bPanels[pb + 2]!, b3 = bPanels[pb + 3]!;
+          let x = aPanel[pa]!;
+          c00 += x * b0; c01 += x * b1; c02 += x * b2; c03 += x * b3;
+          x = aPanel[pa + 1]!;
+          c10 += x * b0; c11 += x * b1; c12 += x * b2; c13 += x * b3;
+          x = aPanel[pa + 2]!;
+          c20 += x * b0; c21 += x * b1; c22 += x * b2; c23 += x * b3;
+          x = aPanel[pa + 3]!;
+          c30 += x * b0; c31 += x * b1; c32 += x * b2; c33 += x * b3;
+        }
+        const cols = Math.min(NR, N - j0);
+        tile[0] = c00; tile[1] = c01; tile[2] = c02; tile[3] = c03;
+        tile[4] = c10; tile[5] = c11; tile[6] = c12; tile[7] = c13;
+        tile[8] = c20; tile[9] = c21; tile[10] = c22; tile[11] = c23;
+        tile[12] = c30; tile[13] = c31; tile[14] = c32; tile[15] = c33;
+        for (let r = 0; r < rows; r++) {
+          const o = (i0 + r) * N + j0;
+          for (let c = 0; c < cols; c++) acc[o + c] = acc[o + c]! + tile[r * NR + c]!;
+        }
       }
-      let o = cOffset + i0 * N + j0;
-      c[o] = c00; c[o + 1] = c01; c[o + 2] = c02; c[o + 3] = c03;
-      o += N;
-      c[o] = c10; c[o + 1] = c11; c[o + 2] = c12; c[o + 3] = c13;
-      o += N;
-      c[o] = c20; c[o + 1] = c21; c[o + 2] = c22; c[o + 3] = c23;
-      o += N;
-      c[o] = c30; c[o + 1] = c31; c[o + 2] = c32; c[o + 3] = c33;
     }
   }
-  // leftovers: the last M % 4 rows (all columns) and the last N % 4 columns (block rows)
-  const plain = (i: number, j: number) => {
-    let acc = 0;
-    let pa = a.offset + i * a.rowStride;
-    let pb = b.offset + j * b.colStride;
-    for (let k = 0; k < K; k++, pa += a.colStride, pb += b.rowStride) acc += a.data[pa]! * b.data[pb]!;
-    c[cOffset + i * N + j] = acc;
-  };
-  for (let i = 0; i < Mb; i++) for (let j = Nb; j < N; j++) plain(i, j);
-  for (let i = Mb; i < M; i++) for (let j = 0; j < N; j++) plain(i, j);
+}
+
+/** out[outOffset .. + M*N] = A @ B, row-major, in out's dtype. See Note [Register-blocked gemm]. */
+export function gemm(a: Mat, b: Mat, out: TypedArray, outOffset: number, M: number, N: number, K: number): void {
+  const direct = out instanceof Float64Array;
+  const acc = direct ? out.subarray(outOffset, outOffset + M * N) : new Float64Array(M * N);
+  if (M < MR || N < NR) thin(a, b, acc, M, N, K);
+  else blocked(a, b, acc, M, N, K);
+  if (!direct) out.set(acc, outOffset);
 }

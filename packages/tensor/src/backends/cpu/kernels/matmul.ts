@@ -3,7 +3,7 @@ import type { KernelConfig } from '../../../kernelRegistry.js';
 import { Tensor } from '../../../tensor.js';
 import { gemm } from './gemm.js';
 
-/** BatchMatMul: [B,M,K] @ [B,K,N] -> [B,M,N], any strides (transposed inputs are not copied). */
+/** BatchMatMul: [B,M,K] @ [B,K,N] -> [B,M,N] in the inputs' dtype; any strides (a stride-0 batch broadcasts). */
 export const matmulKernel: KernelConfig = {
   kernelName: K.BatchMatMul,
   device: 'cpu',
@@ -11,17 +11,17 @@ export const matmulKernel: KernelConfig = {
     const [B, M, Kd] = a!.shape as [number, number, number];
     const N = b!.shape[2]!;
     const out = Tensor.empty([B, M, N], a!.dtype);
-    const c = out.storage.data;
+    const [as0, as1, as2] = a!.strides as [number, number, number];
+    const [bs0, bs1, bs2] = b!.strides as [number, number, number];
     for (let i = 0; i < B; i++) {
       gemm(
-        { data: a!.storage.data, offset: a!.offset + i * a!.strides[0]!, rowStride: a!.strides[1]!, colStride: a!.strides[2]! },
-        { data: b!.storage.data, offset: b!.offset + i * b!.strides[0]!, rowStride: b!.strides[1]!, colStride: b!.strides[2]! },
-        c,
+        { data: a!.storage.data, offset: a!.offset + i * as0, rowStride: as1, colStride: as2 },
+        { data: b!.storage.data, offset: b!.offset + i * bs0, rowStride: bs1, colStride: bs2 },
+        out.storage.data,
         i * M * N,
         M,
         N,
         Kd,
-        a!.dtype === 'float32',
       );
     }
     return [out];
