@@ -25,7 +25,7 @@ export { add, sub, mul, div, pow, maximum, minimum, eq, ne, lt, le, gt, ge } fro
 export type { AlphaOptions } from './ops/binary.js';
 export { neg, exp, log, log1p, sqrt, rsqrt, abs, sign, sin, cos, tanh, sigmoid, relu, gelu, silu, softplus, logicalNot, clamp } from './ops/unary.js';
 export { where } from './ops/where.js';
-export { sum, mean, prod, var_, std, max, min, argmax, argmin, logsumexp } from './ops/reduce.js';
+export { sum, mean, prod, var_, var_ as var, std, max, min, argmax, argmin, logsumexp } from './ops/reduce.js';
 export type { Dims, ValuesIndices, VarOptions } from './ops/reduce.js';
 export { softmax, logSoftmax } from './ops/softmax.js';
 export { matmul, mm, bmm, dot, outer } from './ops/matmul.js';
