@@ -1,5 +1,5 @@
 import { CPU } from '../device.js';
-import { type DType, type PromotionOperand, castScalar, resultType, scalarDType, typedArrayFor } from '../dtype.js';
+import { type DType, type PromotionOperand, castScalar, category, resultType, scalarDType, typedArrayFor } from '../dtype.js';
 import { runKernel1 } from '../dispatch.js';
 import { TensorError } from '../errors.js';
 import * as K from '../kernelNames.js';
@@ -24,8 +24,8 @@ function assertOperand(v: unknown): asserts v is TensorOrScalar {
  * them; autograd may save them, read-only), so the cpu ones are interned in a small cache:
  * a loop like `y = y.mul(0.9)` then allocates one tensor per op, not two.
  */
-const scalarCache = new Map<string, Tensor>();
-const SCALAR_CACHE_SIZE = 512;
+const scalarCaches: Record<DType, Map<number, Tensor>> = { bool: new Map(), int32: new Map(), float32: new Map(), float64: new Map() };
+const SCALAR_CACHE_SIZE = 256;
 
 /** A fresh 0-dim tensor holding `v` as `dtype`, on `like`'s device. */
 export function scalarTensor(v: Scalar, dtype: DType, like?: Tensor): Tensor {
@@ -35,18 +35,18 @@ export function scalarTensor(v: Scalar, dtype: DType, like?: Tensor): Tensor {
   return like && like.device !== CPU ? runKernel1(K.ToDevice, [t], { device: like.device }) : t;
 }
 
-/** The interned 0-dim tensor for a wrapped scalar operand (Note [Wrapped scalars]). */
+/** The interned 0-dim tensor for a wrapped scalar operand (Note [Wrapped scalars]); -0 is not interned (Map keys equate it with 0). */
 function wrappedScalar(v: Scalar, dtype: DType, like: Tensor): Tensor {
-  const key = `${dtype}:${Object.is(v, -0) ? '-0' : Number(v)}`;
-  let t = scalarCache.get(key);
+  const n = Number(v);
+  if (Object.is(n, -0)) return scalarTensor(n, dtype, like);
+  const cache = scalarCaches[dtype];
+  let t = cache.get(n);
   if (!t || t.storage.disposed) {
-    const data = typedArrayFor(dtype, 1);
-    data[0] = castScalar(v, dtype);
-    t = new Tensor(new Storage(CPU, dtype, 1, data), []);
-    if (scalarCache.size >= SCALAR_CACHE_SIZE) scalarCache.delete(scalarCache.keys().next().value!);
-    scalarCache.set(key, t);
+    t = scalarTensor(n, dtype);
+    if (cache.size >= SCALAR_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    cache.set(n, t);
   }
-  return like && like.device !== CPU ? runKernel1(K.ToDevice, [t], { device: like.device }) : t;
+  return like.device !== CPU ? runKernel1(K.ToDevice, [t], { device: like.device }) : t;
 }
 
 /** `t` as `dtype`, through the Cast kernel (so autograd sees it); `t` itself when already right. */
@@ -54,13 +54,24 @@ export function castTo(t: Tensor, dtype: DType): Tensor {
   return t.dtype === dtype ? t : runKernel1(K.Cast, [t], { dtype });
 }
 
+/** The result type of a tensor and a wrapped JS value: the value only counts when its category is higher. */
+function withScalar(t: DType, v: Scalar): DType {
+  const s = scalarDType(v);
+  return category(s) > category(t) ? s : t;
+}
+
 /** PyTorch's result type of a mix of tensors and JS scalars. See Note [Type promotion]. */
 export function operandsResultType(values: readonly TensorOrScalar[]): DType {
-  const ops: PromotionOperand[] = values.map((v) => {
-    assertOperand(v);
-    if (v instanceof Tensor) return { dtype: v.dtype, tier: v.ndim === 0 ? 1 : 0 };
-    return { dtype: scalarDType(v), tier: 2 };
-  });
+  for (const v of values) assertOperand(v);
+  if (values.length === 2) {
+    // the common binary-op cases, without building promotion operands
+    const [a, b] = values as [TensorOrScalar, TensorOrScalar];
+    if (a instanceof Tensor && !(b instanceof Tensor)) return withScalar(a.dtype, b);
+    if (b instanceof Tensor && !(a instanceof Tensor)) return withScalar(b.dtype, a);
+  }
+  const ops: PromotionOperand[] = values.map((v) =>
+    v instanceof Tensor ? { dtype: v.dtype, tier: v.ndim === 0 ? 1 : 0 } : { dtype: scalarDType(v), tier: 2 },
+  );
   return resultType(ops);
 }
 

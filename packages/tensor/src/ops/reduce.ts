@@ -14,9 +14,9 @@ import { where } from './where.js';
 /** One dim or several; omitted (or an empty list, as in torch) means every dim. */
 export type Dims = number | readonly number[];
 
-/** The normalized dims a reduction covers: every dim for `undefined` or `[]`. */
+/** The normalized, sorted dims a reduction covers; `[]` (every dim, the kernels' convention) for `undefined` or `[]`. */
 function reducedDims(x: Tensor, dim: Dims | undefined): number[] {
-  return normalizeDims(typeof dim === 'object' && dim.length === 0 ? undefined : dim, x.ndim);
+  return dim === undefined || (typeof dim === 'object' && dim.length === 0) ? [] : normalizeDims(dim, x.ndim);
 }
 
 /** Sum over `dim` (all dims when omitted); bool and int32 sum in int32 (torch: int64). */
@@ -32,7 +32,8 @@ export function prod(x: Tensor, dim?: Dims, keepdim = false): Tensor {
 }
 
 function countOver(x: Tensor, dim: Dims | undefined): number {
-  return reducedDims(x, dim).reduce((n, d) => n * x.shape[d]!, 1);
+  const dims = reducedDims(x, dim);
+  return dims.length === 0 ? x.numel : dims.reduce((n, d) => n * x.shape[d]!, 1);
 }
 
 /** sum / count; integer inputs are refused with torch's message (there is no dtype option). */
@@ -121,7 +122,7 @@ export function argmin(x: Tensor, dim?: number, keepdim = false): Tensor {
  */
 export function logsumexp(x: Tensor, dim: Dims, keepdim = false): Tensor {
   const input = isFloatingPoint(x.dtype) ? x : castTo(x, 'float32');
-  const dims = reducedDims(x, dim);
+  const dims = normalizeDims(typeof dim === 'object' && dim.length === 0 ? undefined : dim, x.ndim);
   let m = detach(input);
   for (const d of dims) m = max(m, d, true).values;
   m = where(eq(abs(m), Infinity), 0, m);

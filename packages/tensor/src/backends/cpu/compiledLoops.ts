@@ -1,17 +1,13 @@
+import type { DType } from '../../dtype.js';
+
 /**
  * Note [Compiled loop cache]
- * Hot cpu loops are generated source (`new Function`), compiled once per key and kept for the
- * life of the process. Keys name the kernel and the dtypes involved (`Exp/float32`,
- * `Sum/int32`), so each compiled function only ever sees one kind of typed array and V8 keeps
- * its element accesses monomorphic. The set of keys is small and fixed (kernels x dtypes).
+ * Hot cpu loops are generated source (`new Function`), compiled once per dtype and kept for
+ * the life of the process: each kernel holds a `perDtype` memo, so one compiled function
+ * only ever sees one kind of typed array and V8 keeps its element accesses monomorphic. A
+ * lookup is one property read on a four-key object (no string keys built per call).
  */
-const loops = new Map<string, unknown>();
-
-export function compiledLoop<T>(key: string, compile: () => T): T {
-  let loop = loops.get(key) as T | undefined;
-  if (loop === undefined) {
-    loop = compile();
-    loops.set(key, loop);
-  }
-  return loop;
+export function perDtype<T>(compile: (dtype: DType) => T): (dtype: DType) => T {
+  const compiled: Partial<Record<DType, T>> = {};
+  return (dtype) => (compiled[dtype] ??= compile(dtype));
 }

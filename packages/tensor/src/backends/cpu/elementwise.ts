@@ -1,5 +1,4 @@
 import type { TypedArray } from '../../dtype.js';
-import { compiledLoop } from './compiledLoops.js';
 
 /** One operand of an elementwise loop: its data and its strides already broadcast to the output shape. */
 export interface Operand {
@@ -23,8 +22,7 @@ const ARRAYS = ['a', 'b', 'c'] as const;
  * all take it without copying). Binary loops also get a path with one operand a broadcast
  * scalar, hoisted out of the loop. Compiling per expression keeps V8's loops
  * monomorphic, where a shared loop calling a closure per element would not be; kernels
- * get their loops from `elementwiseLoop` keyed by dtype, so one compiled loop only ever
- * sees one kind of typed array.
+ * compile one loop per dtype (Note [Compiled loop cache]).
  */
 export function compileElementwise(arity: 1 | 2 | 3, expr: string, helpers: Record<string, unknown> = {}): ElementwiseLoop {
   const names = Object.keys(helpers);
@@ -106,9 +104,4 @@ function isFlat(strides: readonly number[], shape: readonly number[]): boolean {
 function isScalar(strides: readonly number[]): boolean {
   for (const s of strides) if (s !== 0) return false;
   return true;
-}
-
-/** The compiled loop for `expr` under `key` (e.g. `Exp/float32`). See Note [Compiled loop cache]. */
-export function elementwiseLoop(key: string, arity: 1 | 2 | 3, expr: string, helpers: Record<string, unknown> = {}): ElementwiseLoop {
-  return compiledLoop(`elementwise:${key}`, () => compileElementwise(arity, expr, helpers));
 }

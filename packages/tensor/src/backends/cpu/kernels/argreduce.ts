@@ -2,7 +2,7 @@ import { type TypedArray, typedArrayFor } from '../../../dtype.js';
 import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
 import { Tensor } from '../../../tensor.js';
-import { compiledLoop } from '../compiledLoops.js';
+import { perDtype } from '../compiledLoops.js';
 import { reduceLayout, reducedShape } from './reduceLayout.js';
 
 /** Writes the extreme value of each [O, ·, I] column over R into `vals` and its position into `idx`. */
@@ -47,6 +47,7 @@ function compileExtremum(cmp: '>' | '<'): ExtremumLoop {
  * Argmax/Argmin (-> [indices]; without a dim, an index into the flattened tensor).
  */
 function extremumKernel(kernelName: string, cmp: '>' | '<', valuesOut: boolean): KernelConfig {
+  const loopFor = perDtype(() => compileExtremum(cmp));
   return {
     kernelName,
     device: 'cpu',
@@ -59,7 +60,7 @@ function extremumKernel(kernelName: string, cmp: '>' | '<', valuesOut: boolean):
       const indices = Tensor.empty(shape, 'int32');
       const values = valuesOut ? Tensor.empty(shape, x!.dtype) : null;
       const vals = values ? values.storage.data : typedArrayFor(x!.dtype, O * I);
-      compiledLoop(`extremum:${cmp}/${x!.dtype}`, () => compileExtremum(cmp))(data, base, O, R, I, vals, indices.storage.data as Int32Array);
+      loopFor(x!.dtype)(data, base, O, R, I, vals, indices.storage.data as Int32Array);
       if (!values) return [indices];
       return dim === null ? [values] : [values, indices];
     },

@@ -1,7 +1,8 @@
 import type { DType } from '../../../dtype.js';
 import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
-import { elementwiseLoop } from '../elementwise.js';
+import { perDtype } from '../compiledLoops.js';
+import { compileElementwise } from '../elementwise.js';
 import { runElementwise } from './tensorOperands.js';
 
 /** The expression of each arithmetic kernel per dtype; `bool` results are normalised to 0/1. */
@@ -27,22 +28,20 @@ const COMPARE: Record<string, string> = {
 };
 
 function arithKernel(kernelName: string, expr: (d: DType) => string): KernelConfig {
+  const loopFor = perDtype((d) => compileElementwise(2, d === 'bool' ? `(${expr(d)}) !== 0 ? 1 : 0` : expr(d)));
   return {
     kernelName,
     device: 'cpu',
-    kernelFunc: ([a, b]) => {
-      const d = a!.dtype;
-      const e = d === 'bool' ? `(${expr(d)}) !== 0 ? 1 : 0` : expr(d);
-      return [runElementwise(elementwiseLoop(`${kernelName}/${d}`, 2, e), [a!, b!], d)];
-    },
+    kernelFunc: ([a, b]) => [runElementwise(loopFor(a!.dtype), [a!, b!], a!.dtype)],
   };
 }
 
 function compareKernel(kernelName: string, expr: string): KernelConfig {
+  const loopFor = perDtype(() => compileElementwise(2, expr));
   return {
     kernelName,
     device: 'cpu',
-    kernelFunc: ([a, b]) => [runElementwise(elementwiseLoop(`${kernelName}/${a!.dtype}`, 2, expr), [a!, b!], 'bool')],
+    kernelFunc: ([a, b]) => [runElementwise(loopFor(a!.dtype), [a!, b!], 'bool')],
   };
 }
 

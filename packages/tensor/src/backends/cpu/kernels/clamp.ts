@@ -1,7 +1,10 @@
 import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
-import { elementwiseLoop } from '../elementwise.js';
+import { perDtype } from '../compiledLoops.js';
+import { compileElementwise } from '../elementwise.js';
 import { runElementwise } from './tensorOperands.js';
+
+const loopFor = perDtype(() => compileElementwise(1, 'Math.min(Math.max(x, p0), p1)'));
 
 /**
  * Clamp: [x], {min, max} (either may be null). Like torch, min is applied first, so when
@@ -13,7 +16,6 @@ export const clampKernel: KernelConfig = {
   kernelFunc: ([x], attrs) => {
     const lo = (attrs.min as number | null) ?? -Infinity;
     const hi = (attrs.max as number | null) ?? Infinity;
-    const loop = elementwiseLoop(`Clamp/${x!.dtype}`, 1, 'Math.min(Math.max(x, p0), p1)');
-    return [runElementwise(loop, [x!], x!.dtype, [lo, hi])];
+    return [runElementwise(loopFor(x!.dtype), [x!], x!.dtype, [lo, hi])];
   },
 };

@@ -2,7 +2,7 @@ import type { DType, TypedArray } from '../../../dtype.js';
 import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
 import { Tensor } from '../../../tensor.js';
-import { compiledLoop } from '../compiledLoops.js';
+import { perDtype } from '../compiledLoops.js';
 import { reduceLayout, reducedShape } from './reduceLayout.js';
 
 /** Folds the [O, R, I] layout over R into `out` ([O, I]). See Note [Reduction layout]. */
@@ -43,20 +43,21 @@ function compileFold(init: number, step: (acc: string, v: string) => string, com
   return new Function('data', 'base', 'O', 'R', 'I', 'out', body) as FoldLoop;
 }
 
-const FOLDS: Record<string, () => FoldLoop> = {
-  [K.Sum]: () => compileFold(0, (acc, v) => `${acc} + ${v}`, '(a0 + a1) + (a2 + a3)'),
-  [K.Prod]: () => compileFold(1, (acc, v) => `${acc} * ${v}`, '(a0 * a1) * (a2 * a3)'),
+const FOLDS: Record<string, (dtype: DType) => FoldLoop> = {
+  [K.Sum]: perDtype(() => compileFold(0, (acc, v) => `${acc} + ${v}`, '(a0 + a1) + (a2 + a3)')),
+  [K.Prod]: perDtype(() => compileFold(1, (acc, v) => `${acc} * ${v}`, '(a0 * a1) * (a2 * a3)')),
 };
 
 /** Sum and Prod: [x], {dims, keepdim}; the output has x's dtype (the op casts bool to int32). */
 function foldKernel(kernelName: string): KernelConfig {
+  const loopFor = FOLDS[kernelName]!;
   return {
     kernelName,
     device: 'cpu',
     kernelFunc: ([x], attrs) => {
       const dims = attrs.dims as number[];
       const dtype: DType = x!.dtype;
-      const loop = compiledLoop(`fold:${kernelName}/${dtype}`, FOLDS[kernelName]!);
+      const loop = loopFor(dtype);
       const { data, base, O, R, I, keptShape } = reduceLayout(x!, dims);
       const out = Tensor.empty(reducedShape(keptShape, dims, attrs.keepdim as boolean), dtype);
       loop(data, base, O, R, I, out.storage.data);

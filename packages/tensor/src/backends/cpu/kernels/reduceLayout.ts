@@ -29,22 +29,28 @@ function contiguousData(x: Tensor): { data: TypedArray; base: number } {
 }
 
 export function reduceLayout(x: Tensor, dims: readonly number[]): ReduceLayout {
-  const all = dims.length === 0 ? x.shape.map((_, i) => i) : dims;
-  const keptShape = x.shape.map((s, i) => (all.includes(i) ? 1 : s));
-  const consecutive = all.every((d, k) => k === 0 || d === all[k - 1]! + 1);
-  let src = x;
-  let first = all[0] ?? 0;
-  let last = all[all.length - 1] ?? -1;
-  if (!consecutive) {
-    const kept = x.shape.map((_, i) => i).filter((i) => !all.includes(i));
-    const order = [...kept, ...all];
-    src = new Tensor(x.storage, order.map((d) => x.shape[d]!), order.map((d) => x.strides[d]!), x.offset);
-    first = kept.length;
-    last = x.ndim - 1;
+  const nd = x.ndim;
+  const count = dims.length === 0 ? nd : dims.length;
+  const first = dims.length === 0 ? 0 : dims[0]!;
+  const last = dims.length === 0 ? nd - 1 : dims[dims.length - 1]!;
+  const keptShape = new Array<number>(nd);
+  for (let d = 0; d < nd; d++) keptShape[d] = d >= first && d <= last && (dims.length === 0 || dims.includes(d)) ? 1 : x.shape[d]!;
+  // dims are sorted and unique, so they form one block exactly when they span `count` dims
+  if (last - first + 1 === count) {
+    const { data, base } = contiguousData(x);
+    return { data, base, O: spanSize(x.shape, 0, first), R: spanSize(x.shape, first, last + 1), I: spanSize(x.shape, last + 1, nd), keptShape };
   }
-  const prod = (a: number, b: number) => src.shape.slice(a, b).reduce((p, s) => p * s, 1);
+  const kept = x.shape.map((_, i) => i).filter((i) => !dims.includes(i));
+  const order = [...kept, ...dims];
+  const src = new Tensor(x.storage, order.map((d) => x.shape[d]!), order.map((d) => x.strides[d]!), x.offset);
   const { data, base } = contiguousData(src);
-  return { data, base, O: prod(0, first), R: prod(first, last + 1), I: prod(last + 1, src.ndim), keptShape };
+  return { data, base, O: spanSize(src.shape, 0, kept.length), R: spanSize(src.shape, kept.length, nd), I: 1, keptShape };
+}
+
+function spanSize(shape: readonly number[], from: number, to: number): number {
+  let n = 1;
+  for (let d = from; d < to; d++) n *= shape[d]!;
+  return n;
 }
 
 /** The output shape of a reduction over `dims` (empty = all) from its keepdim shape. */

@@ -1,7 +1,8 @@
 import type { DType } from '../../../dtype.js';
 import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
-import { elementwiseLoop } from '../elementwise.js';
+import { perDtype } from '../compiledLoops.js';
+import { compileElementwise } from '../elementwise.js';
 import { erf } from '../erf.js';
 import { runElementwise } from './tensorOperands.js';
 
@@ -29,22 +30,23 @@ const EXPR: Record<string, string> = {
 };
 
 function unaryKernel(kernelName: string, expr: string, outDtype?: DType): KernelConfig {
+  const loopFor = perDtype(() => compileElementwise(1, expr, { erf }));
   return {
     kernelName,
     device: 'cpu',
-    kernelFunc: ([x]) => [runElementwise(elementwiseLoop(`${kernelName}/${x!.dtype}`, 1, expr, { erf }), [x!], outDtype ?? x!.dtype)],
+    kernelFunc: ([x]) => [runElementwise(loopFor(x!.dtype), [x!], outDtype ?? x!.dtype)],
   };
 }
 
 /** Cast (and Copy, a cast to the same dtype) write through the typed array, which converts; bool normalises to 0/1. */
 function castKernel(kernelName: string): KernelConfig {
+  const loopFor = perDtype((from) => perDtype((to) => compileElementwise(1, to === 'bool' && from !== 'bool' ? 'x !== 0 ? 1 : 0' : 'x')));
   return {
     kernelName,
     device: 'cpu',
     kernelFunc: ([x], attrs) => {
       const to = (attrs.dtype as DType | undefined) ?? x!.dtype;
-      const expr = to === 'bool' ? 'x !== 0 ? 1 : 0' : 'x';
-      return [runElementwise(elementwiseLoop(`Cast/${x!.dtype}/${to}`, 1, expr), [x!], to)];
+      return [runElementwise(loopFor(x!.dtype)(to), [x!], to)];
     },
   };
 }
