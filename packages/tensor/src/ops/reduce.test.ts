@@ -32,6 +32,17 @@ describe('sum, prod, mean', () => {
     expect(X().mean(0).tolist()).toEqual([1.8333333333333333, 0.5, -0.16666666666666666, 5.083333333333333].map(close(12)));
   });
 
+  it('reduce 0-dim tensors over dim 0 or -1', () => {
+    const s = tensor(5);
+    expect(s.sum(0).item()).toBe(5);
+    expect(s.sum(-1, true).shape).toEqual([]);
+    expect(s.prod(0).item()).toBe(5);
+    expect(s.max(0).values.item()).toBe(5);
+    expect(s.max(0).indices.item()).toBe(0);
+    expect(s.argmin(0).item()).toBe(0);
+    expect(s.softmax(0).item()).toBe(1);
+  });
+
   it('an empty dim list reduces every dim, as in torch', () => {
     expect(m().sum([]).item()).toBe(15);
     expect(m().mean([]).item()).toBe(2.5);

@@ -47,9 +47,10 @@ export function reduceLayout(x: Tensor, dims: readonly number[]): ReduceLayout {
   return { data, base, O: spanSize(src.shape, 0, kept.length), R: spanSize(src.shape, kept.length, nd), I: 1, keptShape };
 }
 
+/** The product of shape[from..to); dims past the end (dim 0 of a 0-dim tensor) count as 1. */
 function spanSize(shape: readonly number[], from: number, to: number): number {
   let n = 1;
-  for (let d = from; d < to; d++) n *= shape[d]!;
+  for (let d = from; d < Math.min(to, shape.length); d++) n *= shape[d]!;
   return n;
 }
 
