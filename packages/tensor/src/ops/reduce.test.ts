@@ -41,6 +41,8 @@ describe('sum, prod, mean', () => {
     expect(s.max(0).indices.item()).toBe(0);
     expect(s.argmin(0).item()).toBe(0);
     expect(s.softmax(0).item()).toBe(1);
+    expect(s.mean(0).item()).toBe(5);
+    expect(logsumexp(s, 0).item()).toBeCloseTo(5, 6);
   });
 
   it('an empty dim list reduces every dim, as in torch', () => {
@@ -167,6 +169,7 @@ describe('logsumexp', () => {
     expect(logsumexp(tensor([-Infinity, -Infinity]), 0).item()).toBe(-Infinity);
     expect(logsumexp(tensor([Infinity, 1]), 0).item()).toBe(Infinity);
     expect(logsumexp(arange(3), 0).dtype).toBe('float32');
+    expect(logsumexp(ones([2, 0]), 1).tolist()).toEqual([-Infinity, -Infinity]);
   });
 });
 

@@ -33,7 +33,7 @@ export function prod(x: Tensor, dim?: Dims, keepdim = false): Tensor {
 
 function countOver(x: Tensor, dim: Dims | undefined): number {
   const dims = reducedDims(x, dim);
-  return dims.length === 0 ? x.numel : dims.reduce((n, d) => n * x.shape[d]!, 1);
+  return dims.length === 0 ? x.numel : dims.reduce((n, d) => n * (x.shape[d] ?? 1), 1);
 }
 
 /** sum / count; integer inputs are refused with torch's message (there is no dtype option). */
@@ -118,14 +118,18 @@ export function argmin(x: Tensor, dim?: number, keepdim = false): Tensor {
 
 /**
  * log(sum(exp(x))) over `dim`, shifted by the max for stability. The shift is detached (it
- * cancels out of the gradient) and is 0 where the max is infinite, so all -inf gives -inf.
+ * cancels out of the gradient) and is 0 where the max is infinite (all -inf gives -inf) or
+ * the reduction is empty (giving -inf, like torch).
  */
 export function logsumexp(x: Tensor, dim: Dims, keepdim = false): Tensor {
   const input = isFloatingPoint(x.dtype) ? x : castTo(x, 'float32');
   const dims = normalizeDims(typeof dim === 'object' && dim.length === 0 ? undefined : dim, x.ndim);
-  let m = detach(input);
-  for (const d of dims) m = max(m, d, true).values;
-  m = where(eq(abs(m), Infinity), 0, m);
-  const out = add(log(sum(exp(sub(input, m)), dims, true)), m);
+  let shift: Tensor | number = 0;
+  if (dims.every((d) => x.shape[d] !== 0)) {
+    let m = detach(input);
+    for (const d of dims) m = max(m, d, true).values;
+    shift = where(eq(abs(m), Infinity), 0, m);
+  }
+  const out = add(log(sum(exp(sub(input, shift)), dims, true)), shift);
   return keepdim ? out : squeeze(out, dims);
 }
