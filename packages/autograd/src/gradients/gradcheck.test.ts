@@ -43,7 +43,7 @@ const cases: Case[] = [
   ['Silu', (a) => a.silu(), () => [r([5])]],
   ['Softplus', (a) => a.softplus(), () => [r([5])]],
   ['Clamp', (a) => a.clamp(-0.5, 0.5), () => [tensor([-1, -0.2, 0.3, 0.9], { dtype: 'float64', requiresGrad: true })]],
-  ['Where', (a, b) => a.gt(0).where(a, b), () => [r([4]), r([4])]],
+  ['Where', (a, b) => a.where(a.gt(0), b), () => [r([4]), r([4])]],
   ['Copy (contiguous of a view)', (a) => a.t().contiguous(), () => [r([2, 3])]],
   ['Sum over dims', (a) => a.sum([0, 2]), () => [r([2, 3, 2])]],
   ['Sum keepdim', (a) => a.sum(1, true), () => [r([2, 3])]],

@@ -41,8 +41,8 @@ declare module '../tensor.js' {
     softplus(): Tensor;
     logicalNot(): Tensor;
     clamp(min?: number | null, max?: number | null): Tensor;
-    /** `cond.where(a, b)`: elements of a where this (bool) tensor is true, else of b. */
-    where(a: TensorOrScalar, b: TensorOrScalar): Tensor;
+    /** PyTorch's `x.where(cond, y)`: this tensor's elements where `cond` is true, else y's. */
+    where(cond: Tensor, other: TensorOrScalar): Tensor;
     sum(dim?: Dims, keepdim?: boolean): Tensor;
     mean(dim?: Dims, keepdim?: boolean): Tensor;
     prod(dim?: Dims, keepdim?: boolean): Tensor;
@@ -68,6 +68,6 @@ declare module '../tensor.js' {
 installMethods({
   add, sub, mul, div, pow, maximum, minimum, eq, ne, lt, le, gt, ge,
   neg, exp, log, log1p, sqrt, rsqrt, abs, sign, sin, cos, tanh, sigmoid, relu, gelu, silu, softplus, logicalNot, clamp,
-  where: (self: Tensor, a: TensorOrScalar, b: TensorOrScalar) => where(self, a, b),
+  where: (self: Tensor, cond: Tensor, other: TensorOrScalar) => where(cond, self, other),
   sum, mean, prod, var: var_, std, max, min, argmax, argmin, logsumexp, softmax, logSoftmax, matmul, mm, bmm, dot, outer,
 } as unknown as Record<string, (self: Tensor, ...args: never[]) => unknown>);

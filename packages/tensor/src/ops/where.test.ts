@@ -10,7 +10,8 @@ describe('where', () => {
       [1, 2],
       [20, 20],
     ]);
-    expect(cond().where(tensor(7), 0).tolist()).toEqual([7, 0, 7]);
+    // the method form is PyTorch's x.where(cond, y)
+    expect(tensor(7).where(cond(), 0).tolist()).toEqual([7, 0, 7]);
   });
 
   it('promotes a and b like a binary op, with JS numbers on either side', () => {
