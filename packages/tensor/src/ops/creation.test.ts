@@ -16,7 +16,7 @@ describe('creation', () => {
   it('rejects ragged nested arrays and bad values', () => {
     expect(() => tensor([[1, 2], [3]])).toThrow(TensorError);
     expect(() => tensor([[1, 2], [3]])).toThrow('ragged');
-    expect(() => tensor([1, 'a' as unknown as number])).toThrow('expected a number at index [1]');
+    expect(() => tensor([1, 'a' as unknown as number])).toThrow('expected a number or boolean at index [1], got string');
     expect(() => tensor([1], { dtype: 'int64' as never })).toThrow('unknown dtype int64');
   });
 

@@ -1,6 +1,6 @@
 import { CPU, device as toDevice, type DeviceLike } from '../device.js';
 import { type DType, type TypedArray, assertDType, castScalar, dtypeOfTypedArray, typedArrayFor } from '../dtype.js';
-import { TensorError, fmtShape } from '../errors.js';
+import { TensorError } from '../errors.js';
 import { numelOf, validateShape } from '../shape.js';
 import { Storage } from '../storage.js';
 import { type NestedArray, Tensor } from '../tensor.js';
@@ -12,95 +12,96 @@ export interface TensorOptions {
   requiresGrad?: boolean;
 }
 
-/** Places a freshly built cpu tensor per `opts` (device, requiresGrad). */
+/** Places a freshly built cpu tensor per `opts` (device through the ToDevice kernel, then requiresGrad). */
 export function finish(t: Tensor, opts: TensorOptions): Tensor {
   const out = opts.device === undefined ? t : moveTo(t, toDevice(opts.device));
   if (opts.requiresGrad) out.requiresGrad = true;
   return out;
 }
 
-function fromData(data: TypedArray, shape: readonly number[], dtype: DType): Tensor {
+/** A contiguous cpu tensor over `data` (no copy). */
+export function fromData(data: TypedArray, shape: readonly number[], dtype: DType): Tensor {
   return new Tensor(new Storage(CPU, dtype, data.length, data), shape);
 }
 
+function dtypeOption(opts: TensorOptions, fallback: DType): DType {
+  const dtype = opts.dtype ?? fallback;
+  assertDType(dtype);
+  return dtype;
+}
+
+/** The shape of a nested array, read along its first elements; `flattenNested` then checks every row. */
 function inferShape(data: NestedArray): number[] {
   const shape: number[] = [];
-  let cur: NestedArray = data;
-  while (Array.isArray(cur)) {
+  for (let cur = data; Array.isArray(cur); cur = cur[0]!) {
     shape.push(cur.length);
     if (cur.length === 0) break;
-    cur = cur[0]!;
   }
   return shape;
 }
 
-function flatten(data: NestedArray, shape: readonly number[], out: TypedArray, dtype: DType): void {
-  let k = 0;
-  const walk = (v: NestedArray, depth: number, path: number[]): void => {
+/** The leaves of a nested array in row-major order; ragged rows and non-scalar leaves are errors naming their index. */
+function flattenNested(data: NestedArray, shape: readonly number[]): (number | boolean)[] {
+  const leaves: (number | boolean)[] = [];
+  const where = (path: readonly number[]) => `at index [${path.join(', ')}]`;
+  const walk = (v: NestedArray, path: number[]): void => {
+    const depth = path.length;
     if (depth === shape.length) {
-      if (Array.isArray(v) || (typeof v !== 'number' && typeof v !== 'boolean')) {
-        throw new TensorError('INVALID_SHAPE', `expected a number at index [${path.join(', ')}] of a nested array of shape ${fmtShape(shape)}, got ${Array.isArray(v) ? 'an array' : typeof v}`);
+      if (typeof v !== 'number' && typeof v !== 'boolean') {
+        throw new TensorError('INVALID_ARGUMENT', `expected a number or boolean ${where(path)}, got ${Array.isArray(v) ? 'a nested array (ragged nesting)' : v === null ? 'null' : typeof v}`);
       }
-      out[k++] = castScalar(v, dtype);
+      leaves.push(v);
       return;
     }
     if (!Array.isArray(v) || v.length !== shape[depth]) {
-      throw new TensorError(
-        'INVALID_SHAPE',
-        `expected sequence of length ${shape[depth]} at dim ${depth} (index [${path.join(', ')}]), got ${Array.isArray(v) ? v.length : typeof v}: nested arrays must not be ragged`,
-      );
+      const got = Array.isArray(v) ? `got ${v.length}` : `got a ${v === null ? 'null' : typeof v}`;
+      throw new TensorError('INVALID_SHAPE', `expected sequence of length ${shape[depth]} at dim ${depth} (${got}) ${where(path)}: nested arrays must not be ragged`);
     }
-    for (let i = 0; i < v.length; i++) walk(v[i]!, depth + 1, [...path, i]);
+    for (let i = 0; i < v.length; i++) walk(v[i]!, [...path, i]);
   };
-  walk(data, 0, []);
-}
-
-function firstLeaf(data: NestedArray): number | boolean | undefined {
-  let cur: NestedArray = data;
-  while (Array.isArray(cur)) {
-    if (cur.length === 0) return undefined;
-    cur = cur[0]!;
-  }
-  return cur;
+  walk(data, []);
+  return leaves;
 }
 
 /**
- * Builds a tensor from a number, boolean, nested array or typed array. Plain numbers give
- * float32 (JS has no integer literal), booleans bool, a typed array a 1-D tensor of its dtype.
+ * Builds a tensor from a number, boolean, nested array or typed array (always a copy). Plain
+ * numbers give float32 (JS has no integer literal), all-boolean data bool, a typed array a
+ * 1-D tensor of its dtype (Uint8Array is bool); `opts.dtype` converts.
  */
 export function tensor(data: NestedArray | TypedArray, opts: TensorOptions = {}): Tensor {
-  if (opts.dtype !== undefined) assertDType(opts.dtype);
   if (ArrayBuffer.isView(data)) {
     const src = data as TypedArray;
     const own = dtypeOfTypedArray(src);
-    const dtype = opts.dtype ?? own;
+    const dtype = dtypeOption(opts, own);
     const out = typedArrayFor(dtype, src.length);
     if (dtype === 'bool' && own !== 'bool') for (let i = 0; i < src.length; i++) out[i] = src[i] !== 0 ? 1 : 0;
     else out.set(src);
     return finish(fromData(out, [src.length], dtype), opts);
   }
   const shape = inferShape(data);
-  const leaf = firstLeaf(data);
-  const dtype = opts.dtype ?? (typeof leaf === 'boolean' ? 'bool' : 'float32');
-  const out = typedArrayFor(dtype, numelOf(shape));
-  flatten(data, shape, out, dtype);
+  const leaves = flattenNested(data, shape);
+  const dtype = dtypeOption(opts, leaves.length > 0 && leaves.every((v) => typeof v === 'boolean') ? 'bool' : 'float32');
+  const out = typedArrayFor(dtype, leaves.length);
+  for (let i = 0; i < leaves.length; i++) out[i] = castScalar(leaves[i]!, dtype);
   return finish(fromData(out, shape, dtype), opts);
 }
 
+/** A tensor of `shape` filled with `value`: float32 for numbers, bool for booleans, unless opts.dtype says otherwise. */
 export function full(shape: readonly number[], value: number | boolean, opts: TensorOptions = {}): Tensor {
   validateShape(shape);
-  const dtype = opts.dtype ?? (typeof value === 'boolean' ? 'bool' : 'float32');
-  assertDType(dtype);
+  const dtype = dtypeOption(opts, typeof value === 'boolean' ? 'bool' : 'float32');
   const data = typedArrayFor(dtype, numelOf(shape));
   const v = castScalar(value, dtype);
-  if (v !== 0) data.fill(v);
+  if (!Object.is(v, 0)) data.fill(v);
   return finish(fromData(data, shape, dtype), opts);
 }
 
 export const zeros = (shape: readonly number[], opts: TensorOptions = {}): Tensor => full(shape, 0, opts);
 export const ones = (shape: readonly number[], opts: TensorOptions = {}): Tensor => full(shape, 1, opts);
+/** Like zeros: fresh typed arrays are zero-filled, so "uninitialised" memory costs nothing extra here. */
 export const empty = (shape: readonly number[], opts: TensorOptions = {}): Tensor => full(shape, 0, opts);
 
+/** `t`'s dtype and device unless opts override them; requiresGrad is never inherited. */
 function likeOpts(t: Tensor, opts: TensorOptions): TensorOptions {
   return { dtype: t.dtype, device: t.device, ...opts };
 }
@@ -108,35 +109,55 @@ export const zerosLike = (t: Tensor, opts: TensorOptions = {}): Tensor => zeros(
 export const onesLike = (t: Tensor, opts: TensorOptions = {}): Tensor => ones(t.shape, likeOpts(t, opts));
 export const fullLike = (t: Tensor, v: number | boolean, opts: TensorOptions = {}): Tensor => full(t.shape, v, likeOpts(t, opts));
 
-/** arange(end) or arange(start, end, step): int32 when every argument is an integer, else float32. */
-export function arange(startOrEnd: number, end?: number, step = 1, opts: TensorOptions = {}): Tensor {
-  const [start, stop] = end === undefined ? [0, startOrEnd] : [startOrEnd, end];
-  if (!Number.isFinite(start) || !Number.isFinite(stop) || !Number.isFinite(step)) {
-    throw new TensorError('INVALID_ARGUMENT', `arange: unsupported range: ${start} -> ${stop} with step ${step}`);
+/**
+ * torch.arange: `arange(end)`, `arange(start, end)`, `arange(start, end, step)`, each with
+ * optional trailing options. int32 when every argument is an integer, else float32; the
+ * values are `start + i * step` computed in float64, `ceil((end - start) / step)` of them.
+ */
+export function arange(...args: (number | TensorOptions)[]): Tensor {
+  const last = args[args.length - 1];
+  const opts = typeof last === 'object' ? (last as TensorOptions) : {};
+  const nums = (typeof last === 'object' ? args.slice(0, -1) : args) as number[];
+  if (nums.length < 1 || nums.length > 3 || nums.some((v) => typeof v !== 'number')) {
+    throw new TensorError('INVALID_ARGUMENT', 'arange expects (end), (start, end) or (start, end, step), each optionally followed by options');
   }
-  if (step === 0) throw new TensorError('INVALID_ARGUMENT', 'arange: step must be nonzero');
-  if ((stop - start) / step < 0) throw new TensorError('INVALID_ARGUMENT', 'arange: upper bound and larger bound inconsistent with step sign');
-  const dtype = opts.dtype ?? ([start, stop, step].every(Number.isInteger) ? 'int32' : 'float32');
-  const n = Math.ceil((stop - start) / step);
+  const [start, end, step] = nums.length === 1 ? [0, nums[0]!, 1] : [nums[0]!, nums[1]!, nums[2] ?? 1];
+  if (!Number.isFinite(start) || !Number.isFinite(end)) throw new TensorError('INVALID_ARGUMENT', `unsupported range: ${start} -> ${end}`);
+  if (step === 0 || Number.isNaN(step)) throw new TensorError('INVALID_ARGUMENT', 'step must be nonzero');
+  if ((step > 0 && end < start) || (step < 0 && end > start)) {
+    throw new TensorError('INVALID_ARGUMENT', 'upper bound and larger bound inconsistent with step sign');
+  }
+  const dtype = dtypeOption(opts, [start, end, step].every(Number.isInteger) ? 'int32' : 'float32');
+  const n = Math.ceil((end - start) / step);
   const data = typedArrayFor(dtype, n);
   for (let i = 0; i < n; i++) data[i] = castScalar(start + i * step, dtype);
   return finish(fromData(data, [n], dtype), opts);
 }
 
+/**
+ * `steps` values from `start` to `end` inclusive, computed as torch does: the first half
+ * forwards from start, the second half backwards from end (so the last value is exactly end),
+ * in float32 arithmetic for float32 results and float64 otherwise (ints then truncate).
+ */
 export function linspace(start: number, end: number, steps: number, opts: TensorOptions = {}): Tensor {
-  if (!Number.isInteger(steps) || steps < 0) throw new TensorError('INVALID_ARGUMENT', `linspace: number of steps must be non-negative, got ${steps}`);
-  const dtype = opts.dtype ?? 'float32';
-  const data = typedArrayFor(dtype, steps);
-  const delta = steps > 1 ? (end - start) / (steps - 1) : 0;
-  // torch fills the second half from the end so that the last value is exactly `end`
+  if (!Number.isInteger(steps) || steps < 0) throw new TensorError('INVALID_ARGUMENT', 'number of steps must be non-negative');
+  const dtype = dtypeOption(opts, 'float32');
+  const r = dtype === 'float32' ? Math.fround : (v: number) => v;
+  const [a, b] = [r(start), r(end)];
+  const step = steps > 1 ? r((b - a) / (steps - 1)) : 0;
   const half = Math.floor(steps / 2);
-  for (let i = 0; i < steps; i++) data[i] = castScalar(i < half ? start + i * delta : end - (steps - 1 - i) * delta, dtype);
+  const data = typedArrayFor(dtype, steps);
+  if (steps === 1) data[0] = castScalar(a, dtype);
+  else for (let i = 0; i < steps; i++) data[i] = castScalar(i < half ? r(a + r(step * i)) : r(b - r(step * (steps - 1 - i))), dtype);
   return finish(fromData(data, [steps], dtype), opts);
 }
 
-export function eye(n: number, m: number = n, opts: TensorOptions = {}): Tensor {
-  validateShape([n, m]);
-  const dtype = opts.dtype ?? 'float32';
+/** The n x m identity: `eye(n)`, `eye(n, m)`, each optionally followed by options. */
+export function eye(n: number, mOrOpts: number | TensorOptions = n, options: TensorOptions = {}): Tensor {
+  const [m, opts] = typeof mOrOpts === 'number' ? [mOrOpts, options] : [n, mOrOpts];
+  if (!Number.isInteger(n) || n < 0) throw new TensorError('INVALID_SHAPE', `n must be greater or equal to 0, got ${n}`);
+  if (!Number.isInteger(m) || m < 0) throw new TensorError('INVALID_SHAPE', `m must be greater or equal to 0, got ${m}`);
+  const dtype = dtypeOption(opts, 'float32');
   const data = typedArrayFor(dtype, n * m);
   for (let i = 0; i < Math.min(n, m); i++) data[i * m + i] = 1;
   return finish(fromData(data, [n, m], dtype), opts);

@@ -1,26 +1,41 @@
-import { type DType, category } from '../dtype.js';
+import { category } from '../dtype.js';
 import { runKernel1 } from '../dispatch.js';
-import { TensorError } from '../errors.js';
+import { TensorError, fmtShape } from '../errors.js';
 import * as K from '../kernelNames.js';
+import { broadcastShapes, shapesEqual } from '../shape.js';
 import type { Tensor } from '../tensor.js';
 import { add, div, mul, sub, type AlphaOptions } from './binary.js';
-import type { TensorOrScalar } from './operands.js';
-import { clamp } from './unary.js';
 import { moveTo } from './copy.js';
-
-const TORCH_NAME: Record<DType, string> = { float32: 'Float', float64: 'Double', int32: 'Int', bool: 'Bool' };
+import { TORCH_TYPE_NAME, type TensorOrScalar } from './operands.js';
+import { clamp } from './unary.js';
 
 /**
  * Note [In-place ops]
  * `x.op_(y)` computes `op(x, y)` out of place, then the CopyInto kernel writes the result
- * into x's storage (bumping its version). Autograd therefore sees two ordinary kernels and
- * records a correct graph: the copy's gradient flows to the result, none to x's old value.
- * The result must be castable to x's dtype under PyTorch's rule (no float into int32).
+ * into x's storage (dispatch bumps the version once, shared by every view). Autograd so sees
+ * two ordinary kernels and records a correct graph: the copy's gradient flows to the result,
+ * none to x's old value. The write follows torch's rules: the result must broadcast to x's
+ * own shape, its dtype must be castable to x's under torch's can_cast (no float into int32,
+ * no int into bool), and x must not be a view whose elements alias one another (expand).
  */
+function checkWritable(target: Tensor, resultShape: readonly number[]): void {
+  const shape = broadcastShapes(target.shape, resultShape);
+  if (!shapesEqual(shape, target.shape)) {
+    throw new TensorError('SHAPE_MISMATCH', `output with shape ${fmtShape(target.shape)} doesn't match the broadcast shape ${fmtShape(shape)}`);
+  }
+  if (target.shape.some((s, d) => s > 1 && target.strides[d] === 0)) {
+    throw new TensorError(
+      'INVALID_ARGUMENT',
+      'unsupported operation: more than one element of the written-to tensor refers to a single memory location. Please clone() the tensor before performing the operation.',
+    );
+  }
+}
+
 function writeInto(target: Tensor, result: Tensor): Tensor {
   if (category(result.dtype) > category(target.dtype)) {
-    throw new TensorError('DTYPE_MISMATCH', `result type ${TORCH_NAME[result.dtype]} can't be cast to the desired output type ${TORCH_NAME[target.dtype]}`);
+    throw new TensorError('DTYPE_MISMATCH', `result type ${TORCH_TYPE_NAME[result.dtype]} can't be cast to the desired output type ${TORCH_TYPE_NAME[target.dtype]}`);
   }
+  checkWritable(target, result.shape);
   runKernel1(K.CopyInto, [target, result]);
   return target;
 }
@@ -31,13 +46,16 @@ export const mul_ = (x: Tensor, other: TensorOrScalar): Tensor => writeInto(x, m
 export const div_ = (x: Tensor, other: TensorOrScalar): Tensor => writeInto(x, div(x, other));
 export const clamp_ = (x: Tensor, min?: number | null, max?: number | null): Tensor => writeInto(x, clamp(x, min, max));
 
-/** Copies `src` (broadcast, any dtype, any device) into x. */
+/** Copies `src` (broadcast to x's shape, any dtype, any device) into x. */
 export function copy_(x: Tensor, src: Tensor): Tensor {
+  checkWritable(x, src.shape);
   runKernel1(K.CopyInto, [x, moveTo(src, x.device)]);
   return x;
 }
 
+/** Writes `value` (cast to x's dtype) into every element; like torch, aliased views (expand) may be filled. */
 export function fill_(x: Tensor, value: number | boolean): Tensor {
+  if (typeof value !== 'number' && typeof value !== 'boolean') throw new TensorError('INVALID_ARGUMENT', `fill_ expects a number or boolean value, got ${typeof value}`);
   runKernel1(K.Fill, [x], { value: Number(value) });
   return x;
 }

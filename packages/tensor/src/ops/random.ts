@@ -1,11 +1,10 @@
-import { CPU } from '../device.js';
 import { type DType, typedArrayFor } from '../dtype.js';
 import { TensorError } from '../errors.js';
 import { numelOf, validateShape } from '../shape.js';
-import { Storage } from '../storage.js';
-import { Tensor } from '../tensor.js';
-import { finish, type TensorOptions } from './creation.js';
+import type { Tensor } from '../tensor.js';
+import { finish, fromData, type TensorOptions } from './creation.js';
 import { copy_ } from './inplace.js';
+import { TORCH_TYPE_NAME } from './operands.js';
 
 /**
  * Note [Generator]
@@ -50,9 +49,9 @@ function rotl(x: number, k: number): number {
   return ((x << k) | (x >>> (32 - k))) >>> 0;
 }
 
-/** A uniform double in [0, 1) from 53 random bits. */
-function nextDouble(): number {
-  return ((nextUint32() >>> 5) * 67108864 + (nextUint32() >>> 6)) / 9007199254740992;
+/** A uniform value in [0, 1) exact in `dtype`: 24 random bits for float32 (53 would round up to 1), 53 for float64. */
+function uniformFor(dtype: DType): () => number {
+  return dtype === 'float32' ? () => (nextUint32() >>> 8) / 16777216 : () => ((nextUint32() >>> 5) * 67108864 + (nextUint32() >>> 6)) / 9007199254740992;
 }
 
 function fillWith(shape: readonly number[], dtype: DType, gen: () => number): Tensor {
@@ -60,10 +59,12 @@ function fillWith(shape: readonly number[], dtype: DType, gen: () => number): Te
   const n = numelOf(shape);
   const data = typedArrayFor(dtype, n);
   for (let i = 0; i < n; i++) data[i] = gen();
-  return new Tensor(new Storage(CPU, dtype, n, data), shape);
+  return fromData(data, shape, dtype);
 }
 
+/** Standard normals by Box–Muller: each pair of uniforms gives two values (cos, then sin). */
 function normalGen(): () => number {
+  const uniform = uniformFor('float64');
   let spare: number | null = null;
   return () => {
     if (spare !== null) {
@@ -71,39 +72,52 @@ function normalGen(): () => number {
       spare = null;
       return v;
     }
-    const u = 1 - nextDouble();
-    const r = Math.sqrt(-2 * Math.log(u));
-    const theta = 2 * Math.PI * nextDouble();
+    const r = Math.sqrt(-2 * Math.log(1 - uniform()));
+    const theta = 2 * Math.PI * uniform();
     spare = r * Math.sin(theta);
     return r * Math.cos(theta);
   };
 }
 
-function floatDtype(opts: TensorOptions): DType {
-  const dtype = opts.dtype ?? 'float32';
-  if (dtype !== 'float32' && dtype !== 'float64') throw new TensorError('DTYPE_MISMATCH', `"uniform/normal" not implemented for dtype ${dtype}`);
+/** rand/randn and uniform_/normal_ make floating point values only; torch names the kernel that refuses. */
+function floatDtype(dtype: DType, kernel: string): DType {
+  if (dtype !== 'float32' && dtype !== 'float64') throw new TensorError('DTYPE_MISMATCH', `"${kernel}" not implemented for '${TORCH_TYPE_NAME[dtype]}'`);
   return dtype;
 }
 
-export const rand = (shape: readonly number[], opts: TensorOptions = {}): Tensor => finish(fillWith(shape, floatDtype(opts), nextDouble), opts);
-export const randn = (shape: readonly number[], opts: TensorOptions = {}): Tensor => finish(fillWith(shape, floatDtype(opts), normalGen()), opts);
+export function rand(shape: readonly number[], opts: TensorOptions = {}): Tensor {
+  const dtype = floatDtype(opts.dtype ?? 'float32', 'check_uniform_bounds');
+  return finish(fillWith(shape, dtype, uniformFor(dtype)), opts);
+}
+export function randn(shape: readonly number[], opts: TensorOptions = {}): Tensor {
+  return finish(fillWith(shape, floatDtype(opts.dtype ?? 'float32', 'normal_kernel_cpu'), normalGen()), opts);
+}
 export const randLike = (t: Tensor, opts: TensorOptions = {}): Tensor => rand(t.shape, { dtype: t.dtype, device: t.device, ...opts });
 export const randnLike = (t: Tensor, opts: TensorOptions = {}): Tensor => randn(t.shape, { dtype: t.dtype, device: t.device, ...opts });
 
-/** Integers uniform in [low, high); int32 unless opts.dtype says otherwise. */
-export function randint(low: number, high: number, shape: readonly number[], opts: TensorOptions = {}): Tensor {
-  if (!Number.isInteger(low) || !Number.isInteger(high) || high <= low) {
-    throw new TensorError('INVALID_ARGUMENT', `random_ expects 'from' to be less than 'to', but got from=${low} >= to=${high}`);
-  }
+/** Integers uniform in [low, high): `randint(low, high, shape)` or `randint(high, shape)`; int32 unless opts.dtype says otherwise. */
+export function randint(lowOrHigh: number, highOrShape: number | readonly number[], shapeOrOpts?: readonly number[] | TensorOptions, options: TensorOptions = {}): Tensor {
+  const [low, high, shape, opts] =
+    typeof highOrShape === 'number'
+      ? [lowOrHigh, highOrShape, shapeOrOpts as readonly number[], options]
+      : [0, lowOrHigh, highOrShape, (shapeOrOpts as TensorOptions | undefined) ?? {}];
+  if (!Number.isInteger(low) || !Number.isInteger(high)) throw new TensorError('INVALID_ARGUMENT', `randint expects integer bounds, got low=${low}, high=${high}`);
+  if (high <= low) throw new TensorError('INVALID_ARGUMENT', `random_ expects 'from' to be less than 'to', but got from=${low} >= to=${high}`);
+  const uniform = uniformFor('float64');
   const span = high - low;
-  return finish(fillWith(shape, opts.dtype ?? 'int32', () => low + Math.floor(nextDouble() * span)), opts);
+  return finish(fillWith(shape, opts.dtype ?? 'int32', () => low + Math.floor(uniform() * span)), opts);
 }
 
+/** Fills x in place with values uniform in [from, to) (through the CopyInto kernel, so the version is bumped). */
 export function uniform_(x: Tensor, from = 0, to = 1): Tensor {
-  return copy_(x, fillWith(x.shape, floatDtype({ dtype: x.dtype }), () => from + (to - from) * nextDouble()));
+  if (from > to) throw new TensorError('INVALID_ARGUMENT', `uniform_ expects to return a [from, to) range, but found from=${from} > to=${to}`);
+  const uniform = uniformFor(floatDtype(x.dtype, 'check_uniform_bounds'));
+  return copy_(x, fillWith(x.shape, x.dtype, () => from + (to - from) * uniform()));
 }
 
+/** Fills x in place with normal values of the given mean and std. */
 export function normal_(x: Tensor, mean = 0, std = 1): Tensor {
+  if (!(std >= 0)) throw new TensorError('INVALID_ARGUMENT', `normal expects std >= 0.0, but found std ${std}`);
   const gen = normalGen();
-  return copy_(x, fillWith(x.shape, floatDtype({ dtype: x.dtype }), () => mean + std * gen()));
+  return copy_(x, fillWith(x.shape, floatDtype(x.dtype, 'normal_kernel_cpu'), () => mean + std * gen()));
 }

@@ -4,6 +4,16 @@ import * as K from '../kernelNames.js';
 import { normalizeDim, numelOf, shapesEqual, viewStrides } from '../shape.js';
 import type { Tensor } from '../tensor.js';
 
+/**
+ * Note [View ops]
+ * Every view is one of four device-agnostic kernels (See Note [View kernels are
+ * device-agnostic]): Reshape, Permute, Expand, Slice. select, squeeze, unsqueeze, flatten,
+ * narrow, transpose and t are compositions of them, so autograd needs four gradient rules.
+ * A view that would change nothing (reshape or expand to the same shape, a full slice)
+ * returns the input itself, as flatten(d, d) and contiguous() do in PyTorch: internal callers
+ * (matmul's folding, gradient rules) then add no graph node for an identity.
+ */
+
 /** Resolves a single -1 in `shape` against `numel`, with PyTorch's messages. */
 export function inferSize(shape: readonly number[], numel: number): number[] {
   let infer = -1;
@@ -13,11 +23,17 @@ export function inferSize(shape: readonly number[], numel: number): number[] {
       if (infer >= 0) throw new TensorError('INVALID_SHAPE', 'only one dimension can be inferred');
       infer = i;
     } else if (!Number.isInteger(s) || s < 0) {
-      throw new TensorError('INVALID_SHAPE', `invalid shape dimension ${s} in ${fmtShape(shape)}`);
+      throw new TensorError('INVALID_SHAPE', `invalid shape dimension ${s}`);
     } else known *= s;
   });
   const out = [...shape];
   if (infer >= 0) {
+    if (known === 0 && numel === 0) {
+      throw new TensorError(
+        'INVALID_SHAPE',
+        `cannot reshape tensor of 0 elements into shape ${fmtShape(shape)} because the unspecified dimension size -1 can be any value and is ambiguous`,
+      );
+    }
     if (known === 0 || numel % known !== 0) throw new TensorError('INVALID_SHAPE', `shape '${fmtShape(shape)}' is invalid for input of size ${numel}`);
     out[infer] = numel / known;
   } else if (known !== numel) {
@@ -26,7 +42,7 @@ export function inferSize(shape: readonly number[], numel: number): number[] {
   return out;
 }
 
-/** A view when the strides allow it, else a contiguous copy. */
+/** A view when the strides allow it, else a contiguous copy (PyTorch's reshape). */
 export function reshape(x: Tensor, shape: readonly number[]): Tensor {
   const target = inferSize(shape, x.numel);
   return shapesEqual(target, x.shape) ? x : runKernel1(K.Reshape, [x], { shape: target });
@@ -41,59 +57,63 @@ export function view(x: Tensor, shape: readonly number[]): Tensor {
       "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
     );
   }
-  return runKernel1(K.Reshape, [x], { shape: target });
+  return shapesEqual(target, x.shape) ? x : runKernel1(K.Reshape, [x], { shape: target });
 }
 
 export function permute(x: Tensor, dims: readonly number[]): Tensor {
   if (dims.length !== x.ndim) {
-    throw new TensorError('INVALID_DIM', `permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = ${x.ndim} is not equal to len(dims) = ${dims.length}`);
+    // torch's text, "sparse_coo" included, so that searches for it find this error
+    throw new TensorError(
+      'INVALID_DIM',
+      `permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired ordering of dimensions i.e. input.dim() = ${x.ndim} is not equal to len(dims) = ${dims.length}`,
+    );
   }
   const norm = dims.map((d) => normalizeDim(d, x.ndim));
   if (new Set(norm).size !== norm.length) throw new TensorError('INVALID_DIM', 'permute(): duplicate dims are not allowed.');
-  return runKernel1(K.Permute, [x], { dims: norm });
+  return norm.every((d, i) => d === i) ? x : runKernel1(K.Permute, [x], { dims: norm });
 }
 
 export function transpose(x: Tensor, dim0: number, dim1: number): Tensor {
-  if (x.ndim === 0) return x;
-  const dims = Array.from({ length: x.ndim }, (_, i) => i);
   const a = normalizeDim(dim0, x.ndim);
   const b = normalizeDim(dim1, x.ndim);
-  dims[a] = b;
-  dims[b] = a;
+  if (a === b) return x;
+  const dims = Array.from({ length: x.ndim }, (_, i) => (i === a ? b : i === b ? a : i));
   return runKernel1(K.Permute, [x], { dims });
 }
 
-/** Transpose of a tensor with at most 2 dims. */
+/** Transpose of a tensor with at most 2 dims (0-D and 1-D tensors are returned as they are). */
 export function t(x: Tensor): Tensor {
   if (x.ndim > 2) throw new TensorError('INVALID_DIM', `t() expects a tensor with <= 2 dimensions, but self is ${x.ndim}D`);
   return x.ndim < 2 ? x : transpose(x, 0, 1);
 }
 
+/** Removes size-1 dims: all of them, or those among `dim` (others are left, as in torch). */
 export function squeeze(x: Tensor, dim?: number | readonly number[]): Tensor {
   const dims = dim === undefined ? null : new Set((typeof dim === 'number' ? [dim] : dim).map((d) => normalizeDim(d, x.ndim)));
-  const shape = x.shape.filter((s, i) => !(s === 1 && (dims === null || dims.has(i))));
-  return reshape(x, shape);
+  return reshape(x, x.shape.filter((s, i) => !(s === 1 && (dims === null || dims.has(i)))));
 }
 
 export function unsqueeze(x: Tensor, dim: number): Tensor {
   const d = normalizeDim(dim, x.ndim + 1);
-  const shape = [...x.shape];
-  shape.splice(d, 0, 1);
-  return runKernel1(K.Reshape, [x], { shape });
+  return runKernel1(K.Reshape, [x], { shape: [...x.shape.slice(0, d), 1, ...x.shape.slice(d)] });
 }
 
-/** Broadcasts to `shape` without copying; -1 keeps a dim. PyTorch's rules and messages. */
+/** Broadcasts to `shape` without copying (stride 0); -1 keeps a dim. PyTorch's rules and messages. */
 export function expand(x: Tensor, shape: readonly number[]): Tensor {
   if (shape.length < x.ndim) {
-    throw new TensorError('INVALID_SHAPE', `expand: the number of sizes provided (${shape.length}) must be greater or equal to the number of dimensions in the tensor (${x.ndim})`);
+    throw new TensorError(
+      'INVALID_SHAPE',
+      `expand(${fmtShape(x.shape)}, size=${fmtShape(shape)}): the number of sizes provided (${shape.length}) must be greater or equal to the number of dimensions in the tensor (${x.ndim})`,
+    );
   }
   const lead = shape.length - x.ndim;
   const target = shape.map((s, i) => {
     const own = i < lead ? undefined : x.shape[i - lead]!;
-    if (s === -1) {
-      if (own === undefined) throw new TensorError('INVALID_SHAPE', `expand: -1 is not allowed in a leading, non-existing dimension ${i}`);
-      return own;
+    if (own === undefined && s < 0) {
+      throw new TensorError('INVALID_SHAPE', `The expanded size of the tensor (${s}) isn't allowed in a leading, non-existing dimension ${i}`);
     }
+    if (s === -1) return own!;
+    if (!Number.isInteger(s) || s < 0) throw new TensorError('INVALID_SHAPE', `expand: invalid size ${s} at dimension ${i} of ${fmtShape(shape)}`);
     if (own !== undefined && own !== 1 && own !== s) {
       throw new TensorError(
         'INVALID_SHAPE',
@@ -105,6 +125,7 @@ export function expand(x: Tensor, shape: readonly number[]): Tensor {
   return shapesEqual(target, x.shape) ? x : runKernel1(K.Expand, [x], { shape: target });
 }
 
+/** Merges dims startDim..endDim into one (a view when the strides allow, like reshape); a 0-dim tensor gives [1]. */
 export function flatten(x: Tensor, startDim = 0, endDim = -1): Tensor {
   if (x.ndim === 0) return reshape(x, [1]);
   const s = normalizeDim(startDim, x.ndim);
@@ -115,26 +136,36 @@ export function flatten(x: Tensor, startDim = 0, endDim = -1): Tensor {
 
 /** Python-style slice along `dim`: bounds clamp, negatives count from the end, step > 0. */
 export function slice(x: Tensor, dim: number, start?: number | null, end?: number | null, step = 1): Tensor {
-  const d = normalizeDim(dim, x.ndim);
   if (x.ndim === 0) throw new TensorError('INVALID_DIM', 'slice() cannot be applied to a 0-dim tensor.');
-  if (!Number.isInteger(step) || step <= 0) throw new TensorError('INVALID_ARGUMENT', 'slice step must be positive');
+  const d = normalizeDim(dim, x.ndim);
+  if (!Number.isInteger(step) || step <= 0) throw new TensorError('INVALID_ARGUMENT', `slice step must be positive, got ${step}`);
   const size = x.shape[d]!;
-  const clampIdx = (v: number) => Math.min(Math.max(v < 0 ? v + size : v, 0), size);
-  const s = clampIdx(start ?? 0);
-  const e = Math.max(clampIdx(end ?? size), s);
+  const bound = (v: number, what: string) => {
+    if (!Number.isInteger(v)) throw new TensorError('INVALID_ARGUMENT', `slice ${what} must be an integer, got ${v}`);
+    return Math.min(Math.max(v < 0 ? v + size : v, 0), size);
+  };
+  const s = bound(start ?? 0, 'start');
+  const e = Math.max(bound(end ?? size, 'end'), s);
   if (s === 0 && e === size && step === 1) return x;
   return runKernel1(K.Slice, [x], { dim: d, start: s, end: e, step });
 }
 
+/** `length` elements from `start` along `dim` (a negative start counts from the end). */
 export function narrow(x: Tensor, dim: number, start: number, length: number): Tensor {
+  if (x.ndim === 0) throw new TensorError('INVALID_DIM', 'narrow() cannot be applied to a 0-dim tensor.');
   const d = normalizeDim(dim, x.ndim);
   const size = x.shape[d]!;
+  if (!Number.isInteger(start) || start < -size || start > size) {
+    throw new TensorError('INDEX_OUT_OF_RANGE', `start out of range (expected to be in range of [${-size}, ${size}], but got ${start})`);
+  }
   const s = start < 0 ? start + size : start;
-  if (s < 0 || s > size) throw new TensorError('INDEX_OUT_OF_RANGE', `start out of range (expected to be in range of [${-size}, ${size}], but got ${start})`);
-  if (length < 0 || s + length > size) throw new TensorError('INDEX_OUT_OF_RANGE', `start (${s}) + length (${length}) exceeds dimension size (${size}).`);
-  return runKernel1(K.Slice, [x], { dim: d, start: s, end: s + length, step: 1 });
+  if (!Number.isInteger(length) || length < 0 || s + length > size) {
+    throw new TensorError('INDEX_OUT_OF_RANGE', `start (${s}) + length (${length}) exceeds dimension size (${size}).`);
+  }
+  return s === 0 && length === size ? x : runKernel1(K.Slice, [x], { dim: d, start: s, end: s + length, step: 1 });
 }
 
+/** The slice at `index` along `dim`, with that dim removed (Slice, then Reshape). */
 export function select(x: Tensor, dim: number, index: number): Tensor {
   if (x.ndim === 0) throw new TensorError('INVALID_DIM', 'select() cannot be applied to a 0-dim tensor.');
   const d = normalizeDim(dim, x.ndim);
@@ -143,6 +174,5 @@ export function select(x: Tensor, dim: number, index: number): Tensor {
     throw new TensorError('INDEX_OUT_OF_RANGE', `select(): index ${index} out of range for tensor of size ${fmtShape(x.shape)} at dimension ${d}`);
   }
   const i = index < 0 ? index + size : index;
-  const sliced = runKernel1(K.Slice, [x], { dim: d, start: i, end: i + 1, step: 1 });
-  return runKernel1(K.Reshape, [sliced], { shape: x.shape.filter((_, k) => k !== d) });
+  return runKernel1(K.Reshape, [narrow(x, d, i, 1)], { shape: x.shape.filter((_, k) => k !== d) });
 }

@@ -1,176 +1,89 @@
-import { TensorError, fmtShape } from '../../../errors.js';
+import { TensorError } from '../../../errors.js';
 import * as K from '../../../kernelNames.js';
-import type { KernelConfig } from '../../../kernelRegistry.js';
-import { contiguousStrides } from '../../../shape.js';
+import type { KernelConfig, KernelFunc } from '../../../kernelRegistry.js';
 import { Tensor } from '../../../tensor.js';
 import { compileElementwise } from '../elementwise.js';
-import { copyIntoTensor } from './copyInto.js';
+import { perDtype } from '../compiledLoops.js';
+import { forEachOffset } from '../strided.js';
+import { copyIntoTensor } from './copy.js';
 import { runElementwise } from './tensorOperands.js';
 
-function checkIndex(i: number, size: number, dim: number): number {
-  if (i < -size || i >= size) throw new TensorError('INDEX_OUT_OF_RANGE', `index ${i} is out of bounds for dimension ${dim} with size ${size}`);
-  return i < 0 ? i + size : i;
-}
-
-/** Calls fn(k, offsetInA) for the k-th element (row-major) of `shape`, walking tensor `a`'s strides. */
-function walk(shape: readonly number[], a: Tensor, fn: (k: number, aOff: number) => void): void {
-  const nd = shape.length;
-  const coord = new Array<number>(nd).fill(0);
-  const n = shape.reduce((p, s) => p * s, 1);
-  for (let k = 0; k < n; k++) {
-    let off = a.offset;
-    for (let d = 0; d < nd; d++) off += coord[d]! * a.strides[d]!;
-    fn(k, off);
-    for (let d = nd - 1; d >= 0; d--) {
-      if (++coord[d]! < shape[d]!) break;
-      coord[d] = 0;
-    }
-  }
-}
-
 /**
- * The offset in `t` of the k-th element (row-major) of `shape`, with the coordinate at
- * `dim` replaced by `i` (no replacement when dim is -1). `t` is read with its own strides.
+ * Note [Index bounds]
+ * Every index a kernel reads is checked before it is used as an offset, so a bad index is
+ * torch's error ("index 5 is out of bounds for dimension 0 with size 3"), never a read of a
+ * neighbouring row or past the storage. Like torch's gather/scatter, negative indices are
+ * out of bounds too (only select() and slicing count from the end).
  */
-function offsetOf(t: Tensor, shape: readonly number[], k: number, dim = -1, i = 0): number {
-  let off = t.offset;
-  let rem = k;
-  for (let d = shape.length - 1; d >= 0; d--) {
-    const c = rem % shape[d]!;
-    rem = (rem - c) / shape[d]!;
-    off += (d === dim ? i : c) * t.strides[d]!;
-  }
-  return off;
+export function checkIndex(i: number, size: number, dim: number): number {
+  if (i < 0 || i >= size) throw new TensorError('INDEX_OUT_OF_RANGE', `index ${i} is out of bounds for dimension ${dim} with size ${size}`);
+  return i;
 }
 
-function checkGatherShapes(x: Tensor, index: Tensor, dim: number, what: string): void {
-  if (index.ndim !== x.ndim) throw new TensorError('SHAPE_MISMATCH', `Index tensor must have the same number of dimensions as ${what} tensor`);
-  index.shape.forEach((s, d) => {
-    if (d !== dim && s > x.shape[d]!) {
-      throw new TensorError('SHAPE_MISMATCH', `Size does not match at dimension ${d} expected index ${fmtShape(index.shape)} to be smaller than self ${fmtShape(x.shape)} apart from dimension ${dim}`);
-    }
-  });
+/** Size and stride of `dim`, with a 0-dim tensor seen as one element. */
+export function dimOf(t: Tensor, dim: number): { size: number; stride: number } {
+  return t.ndim === 0 ? { size: 1, stride: 0 } : { size: t.shape[dim]!, stride: t.strides[dim]! };
 }
 
-/** out[p] = x[p with p[dim] := index[p]] (torch.gather); index has x's rank. */
-const gather: KernelConfig['kernelFunc'] = ([x, index], attrs) => {
+/** `strides` with the one at `dim` zeroed: the offset of a position without its `dim` coordinate. */
+export function withoutDim(strides: readonly number[], dim: number): number[] {
+  return strides.map((s, d) => (d === dim ? 0 : s));
+}
+
+/** out[p] = x[p with p[dim] := index[p]] (torch.gather); the op checked that index fits in x. */
+const gather: KernelFunc = ([x, index], attrs) => {
   const dim = attrs.dim as number;
-  checkGatherShapes(x!, index!, dim, 'input');
+  const { size, stride } = dimOf(x!, dim);
   const out = Tensor.empty(index!.shape, x!.dtype);
   const o = out.storage.data;
   const idx = index!.storage.data;
   const xd = x!.storage.data;
-  walk(index!.shape, index!, (k, iOff) => {
-    o[k] = xd[offsetOf(x!, index!.shape, k, dim, checkIndex(idx[iOff]!, x!.shape[dim]!, dim))]!;
+  forEachOffset(index!.shape, index!.strides, index!.offset, withoutDim(x!.strides, dim), x!.offset, (k, i, base) => {
+    o[k] = xd[base + checkIndex(idx[i]!, size, dim) * stride]!;
   });
   return [out];
 };
 
-/** x + src scattered along dim at index (torch.scatter_add, out of place). */
-const scatterAdd: KernelConfig['kernelFunc'] = ([x, index, src], attrs) => {
+/** The slices of x at `index` along `dim`, one strided copy per index. */
+const indexSelect: KernelFunc = ([x, index], attrs) => {
   const dim = attrs.dim as number;
-  checkGatherShapes(x!, index!, dim, 'self');
-  const out = Tensor.empty(x!.shape, x!.dtype);
-  copyIntoTensor(out, x!);
-  const o = out.storage.data;
-  const idx = index!.storage.data;
-  const s = src!.storage.data;
-  walk(index!.shape, index!, (k, iOff) => {
-    const i = checkIndex(idx[iOff]!, x!.shape[dim]!, dim);
-    const at = offsetOf(out, index!.shape, k, dim, i);
-    o[at] = o[at]! + s[offsetOf(src!, index!.shape, k)]!;
-  });
-  return [out];
-};
-
-function selectView(t: Tensor, dim: number, i: number): Tensor {
-  return new Tensor(
-    t.storage,
-    t.shape.filter((_, d) => d !== dim),
-    t.strides.filter((_, d) => d !== dim),
-    t.offset + i * t.strides[dim]!,
-  );
-}
-
-const indexSelect: KernelConfig['kernelFunc'] = ([x, index], attrs) => {
-  const dim = attrs.dim as number;
-  const idx = index!.storage.data;
+  const { size, stride } = dimOf(x!, dim);
   const shape = [...x!.shape];
-  shape[dim] = index!.numel;
+  if (x!.ndim > 0) shape[dim] = index!.numel;
   const out = Tensor.empty(shape, x!.dtype);
-  for (let k = 0; k < index!.numel; k++) {
-    const i = checkIndex(idx[index!.offset + k * (index!.strides[0] ?? 1)]!, x!.shape[dim]!, dim);
-    copyIntoTensor(selectView(out, dim, k), selectView(x!, dim, i));
-  }
-  return [out];
-};
-
-const addLoop = compileElementwise(2, 'x + y');
-const indexAdd: KernelConfig['kernelFunc'] = ([x, index, src], attrs) => {
-  const dim = attrs.dim as number;
-  const out = Tensor.empty(x!.shape, x!.dtype);
-  copyIntoTensor(out, x!);
   const idx = index!.storage.data;
-  for (let k = 0; k < index!.numel; k++) {
-    const i = checkIndex(idx[index!.offset + k * (index!.strides[0] ?? 1)]!, x!.shape[dim]!, dim);
-    const dst = selectView(out, dim, i);
-    copyIntoTensor(dst, runElementwise(addLoop, [dst, selectView(src!, dim, k)], out.dtype));
-  }
-  return [out];
-};
-
-const maskedFillLoop = compileElementwise(2, 'y ? p0 : x');
-const maskedFill: KernelConfig['kernelFunc'] = ([x, mask], attrs) => [runElementwise(maskedFillLoop, [x!, mask!], x!.dtype, [attrs.value as number])];
-
-const oneHot: KernelConfig['kernelFunc'] = ([index], attrs) => {
-  const C = attrs.numClasses as number;
-  const out = Tensor.empty([...index!.shape, C], 'int32');
-  const o = out.storage.data;
-  const idx = index!.storage.data;
-  walk(index!.shape, index!, (k, iOff) => {
-    const v = idx[iOff]!;
-    if (v < 0 || v >= C) throw new TensorError('INDEX_OUT_OF_RANGE', `Class values must be smaller than num_classes (${C}) and non-negative, got ${v}`);
-    o[k * C + v] = 1;
+  const rowShape = shape.filter((_, d) => d !== dim);
+  const rowStrides = (t: Tensor) => t.strides.filter((_, d) => d !== dim);
+  const outStride = dimOf(out, dim).stride;
+  forEachOffset(index!.shape, index!.strides, index!.offset, null, 0, (k, i) => {
+    const src = new Tensor(x!.storage, rowShape, rowStrides(x!), x!.offset + checkIndex(idx[i]!, size, dim) * stride);
+    copyIntoTensor(new Tensor(out.storage, rowShape, rowStrides(out), k * outStride), src);
   });
   return [out];
 };
 
-const sliceScatter: KernelConfig['kernelFunc'] = ([src], attrs) => {
-  const { inputShape, dim, start, end, step } = attrs as { inputShape: number[]; dim: number; start: number; end: number; step: number };
-  const out = Tensor.empty(inputShape, src!.dtype);
-  const strides = contiguousStrides(inputShape);
-  const shape = [...inputShape];
-  shape[dim] = Math.max(0, Math.ceil((end - start) / step));
-  const viewStrides = [...strides];
-  viewStrides[dim] = strides[dim]! * step;
-  if (shape[dim]! > 0) copyIntoTensor(new Tensor(out.storage, shape, viewStrides, start * strides[dim]!), src!);
-  return [out];
-};
+const maskedFillLoop = perDtype(() => compileElementwise(2, 'y ? p0 : x'));
+/** x where mask is false, `value` (already cast to x's dtype by the op) where true; broadcast together. */
+const maskedFill: KernelFunc = ([x, mask], attrs) => [runElementwise(maskedFillLoop(x!.dtype), [x!, mask!], x!.dtype, [attrs.value as number])];
 
-const cat: KernelConfig['kernelFunc'] = (inputs, attrs) => {
-  const dim = attrs.dim as number;
-  const first = inputs[0]!;
-  const shape = [...first.shape];
-  shape[dim] = inputs.reduce((n, t) => n + t.shape[dim]!, 0);
-  const out = Tensor.empty(shape, first.dtype);
-  let at = 0;
-  for (const t of inputs) {
-    const len = t.shape[dim]!;
-    if (len === 0) continue;
-    copyIntoTensor(new Tensor(out.storage, t.shape, out.strides, at * out.strides[dim]!), t);
-    at += len;
-  }
-  if (shape[dim] !== at) throw new TensorError('SHAPE_MISMATCH', `cat produced ${at} of ${fmtShape(shape)}`);
+/** int32 [...index.shape, numClasses] with a 1 at each index. */
+const oneHot: KernelFunc = ([index], attrs) => {
+  const classes = attrs.numClasses as number;
+  const out = Tensor.empty([...index!.shape, classes], 'int32');
+  const o = out.storage.data;
+  const idx = index!.storage.data;
+  forEachOffset(index!.shape, index!.strides, index!.offset, null, 0, (k, i) => {
+    const v = idx[i]!;
+    if (v < 0) throw new TensorError('INDEX_OUT_OF_RANGE', 'Class values must be non-negative.');
+    if (v >= classes) throw new TensorError('INDEX_OUT_OF_RANGE', 'Class values must be smaller than num_classes.');
+    o[k * classes + v] = 1;
+  });
   return [out];
 };
 
 export const indexingKernels: KernelConfig[] = [
   { kernelName: K.Gather, device: 'cpu', kernelFunc: gather },
-  { kernelName: K.ScatterAdd, device: 'cpu', kernelFunc: scatterAdd },
   { kernelName: K.IndexSelect, device: 'cpu', kernelFunc: indexSelect },
-  { kernelName: K.IndexAdd, device: 'cpu', kernelFunc: indexAdd },
   { kernelName: K.MaskedFill, device: 'cpu', kernelFunc: maskedFill },
   { kernelName: K.OneHot, device: 'cpu', kernelFunc: oneHot },
-  { kernelName: K.SliceScatter, device: 'cpu', kernelFunc: sliceScatter },
-  { kernelName: K.Cat, device: 'cpu', kernelFunc: cat },
 ];
