@@ -3,55 +3,21 @@ import { TensorError } from '../errors.js';
 import { numelOf, validateShape } from '../shape.js';
 import type { Tensor } from '../tensor.js';
 import { finish, fromData, type TensorOptions } from './creation.js';
+import { Xoshiro128StarStar } from './generator.js';
 import { copy_ } from './inplace.js';
 import { TORCH_TYPE_NAME } from './operands.js';
 
-/**
- * Note [Generator]
- * One global xoshiro128** generator (32-bit state words, so exact in JS integers), seeded by
- * splitmix32 from `manualSeed`. The same seed gives the same stream on every platform;
- * normals use Box–Muller on pairs of uniforms.
- */
-const state = new Uint32Array(4);
+let generator = Xoshiro128StarStar.fromSeed(Date.now());
 
-function splitmix32(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x9e3779b9) >>> 0;
-    let z = s;
-    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
-    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
-    return (z ^ (z >>> 16)) >>> 0;
-  };
-}
-
+/** Reseeds the global generator: every later rand/randn/randint/uniform_/normal_ call is reproducible. See Note [Generator]. */
 export function manualSeed(seed: number): void {
   if (!Number.isFinite(seed)) throw new TensorError('INVALID_ARGUMENT', `manualSeed expects a finite number, got ${seed}`);
-  const next = splitmix32(Math.trunc(seed));
-  for (let i = 0; i < 4; i++) state[i] = next();
-}
-manualSeed(Date.now() ^ (Math.random() * 0x7fffffff));
-
-function nextUint32(): number {
-  const s0 = state[0]!, s1 = state[1]!, s2 = state[2]!, s3 = state[3]!;
-  const r = Math.imul(rotl(Math.imul(s1, 5) >>> 0, 7), 9) >>> 0;
-  const t = (s1 << 9) >>> 0;
-  state[2] = s2 ^ s0;
-  state[3] = s3 ^ s1;
-  state[1] = s1 ^ state[2]!;
-  state[0] = s0 ^ state[3]!;
-  state[2] = state[2]! ^ t;
-  state[3] = rotl(state[3]!, 11);
-  return r;
+  generator = Xoshiro128StarStar.fromSeed(Math.trunc(seed));
 }
 
-function rotl(x: number, k: number): number {
-  return ((x << k) | (x >>> (32 - k))) >>> 0;
-}
-
-/** A uniform value in [0, 1) exact in `dtype`: 24 random bits for float32 (53 would round up to 1), 53 for float64. */
+/** A uniform value in [0, 1) that stays below 1 once stored as `dtype`. */
 function uniformFor(dtype: DType): () => number {
-  return dtype === 'float32' ? () => (nextUint32() >>> 8) / 16777216 : () => ((nextUint32() >>> 5) * 67108864 + (nextUint32() >>> 6)) / 9007199254740992;
+  return dtype === 'float32' ? () => generator.nextFloat32() : () => generator.nextFloat64();
 }
 
 function fillWith(shape: readonly number[], dtype: DType, gen: () => number): Tensor {
