@@ -1,20 +1,32 @@
-let detect = false;
+/**
+ * PyTorch's AnomalyMode: when on, every node created records where in user code it was made
+ * (its error then names it), and, with `checkNan`, the engine checks each node's outputs:
+ * "Function 'XBackward0' returned nan values in its 0th output."
+ */
+let enabled = false;
+let checkNan = true;
 
-export function setDetectAnomaly(enabled: boolean): void {
-  detect = enabled;
+export function setDetectAnomaly(mode: boolean, nan = true): void {
+  enabled = mode;
+  checkNan = nan;
 }
 
 export function isAnomalyEnabled(): boolean {
-  return detect;
+  return enabled;
 }
 
-/** Runs `fn` with anomaly detection on: NaN checks after every node, forward traces in errors. */
-export function detectAnomaly<T>(fn: () => T): T {
-  const prev = detect;
-  detect = true;
+/** PyTorch's AnomalyMode::should_check_nan. */
+export function isAnomalyCheckNanEnabled(): boolean {
+  return enabled && checkNan;
+}
+
+/** Runs `fn` with anomaly detection on (PyTorch's detect_anomaly context manager). */
+export function detectAnomaly<T>(fn: () => T, nan = true): T {
+  const prev = [enabled, checkNan] as const;
+  setDetectAnomaly(true, nan);
   try {
     return fn();
   } finally {
-    detect = prev;
+    [enabled, checkNan] = prev;
   }
 }

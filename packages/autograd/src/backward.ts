@@ -4,6 +4,7 @@ import type { Edge } from './engine/edge.js';
 import { gradientEdge } from './engine/gradientEdge.js';
 import type { Grads } from './engine/node.js';
 import { AutogradError } from './errors.js';
+import { retainGrad } from './hooks.js';
 
 export interface BackwardOptions {
   retainGraph?: boolean;
@@ -20,22 +21,27 @@ export interface GradOptions {
 }
 
 const asList = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);
+const size = (s: readonly number[]) => `torch.Size([${s.join(', ')}])`;
 
-/** Root edges and seed gradients, with PyTorch's checks (scalar seeds, tensors that require grad). */
+/** Root edges and seed gradients, with PyTorch's checks (_make_grads, then run_backward's grad_fn check). */
 function rootsOf(tensors: Tensor[], grads: (Tensor | null | undefined)[]): { roots: Edge[]; seeds: Grads } {
   if (grads.length > 0 && grads.length !== tensors.length) {
-    throw new AutogradError('INVALID_GRADIENT', `grad_tensors has ${grads.length} elements, but tensors has ${tensors.length}`);
+    throw new AutogradError('INVALID_ARGUMENT', `grad_tensors has ${grads.length} elements, but tensors has ${tensors.length}`);
   }
   const roots: Edge[] = [];
   const seeds: Grads = [];
   tensors.forEach((t, i) => {
-    if (!t.requiresGrad) {
-      throw new AutogradError('NO_GRAD_FN', `element ${i} of tensors does not require grad and does not have a grad_fn`);
-    }
     let g = grads[i] ?? null;
-    if (!g) {
+    if (g) {
+      if (g.shape.length !== t.shape.length || g.shape.some((s, k) => s !== t.shape[k])) {
+        throw new AutogradError('INVALID_GRADIENT', `Mismatch in shape: grad_output[${i}] has a shape of ${size(g.shape)} and output[${i}] has a shape of ${size(t.shape)}.`);
+      }
+    } else if (t.requiresGrad) {
       if (t.numel !== 1) throw new AutogradError('NOT_SCALAR', 'grad can be implicitly created only for scalar outputs');
       g = onesLike(t);
+    }
+    if (!t.requiresGrad) {
+      throw new AutogradError('NO_GRAD_FN', `element ${i} of tensors does not require grad and does not have a grad_fn`);
     }
     roots.push(gradientEdge(t));
     seeds.push(g);
@@ -43,36 +49,42 @@ function rootsOf(tensors: Tensor[], grads: (Tensor | null | undefined)[]): { roo
   return { roots, seeds };
 }
 
-function inputEdges(inputs: Tensor[], what: string): Edge[] {
-  return inputs.map((t, i) => {
-    if (!t.requiresGrad) throw new AutogradError('NO_GRAD_FN', `One of the differentiated Tensors does not require grad (${what} ${i})`);
+/** The output edges of grad() / backward(inputs=): PyTorch's run_backward (a non-leaf input of backward retains its grad). */
+function inputEdges(inputs: Tensor[], accumulateGrad: boolean): Edge[] {
+  if (accumulateGrad && inputs.length === 0) throw new AutogradError('INVALID_ARGUMENT', "'inputs' argument to backward() cannot be empty.");
+  return inputs.map((t) => {
+    if (!t.requiresGrad) throw new AutogradError('NO_GRAD_FN', 'One of the differentiated Tensors does not require grad');
+    if (accumulateGrad) retainGrad(t);
     return gradientEdge(t);
   });
 }
 
-/** Accumulates d(tensors)/d(leaves) into the leaves' `.grad` (torch.autograd.backward). */
-export function backward(tensors: Tensor | Tensor[], gradTensors: Tensor | (Tensor | null)[] = [], opts: BackwardOptions = {}): void {
+function backwardArgs(tensors: Tensor | Tensor[], gradTensors: Tensor | (Tensor | null)[], opts: BackwardOptions) {
   const { roots, seeds } = rootsOf(asList(tensors), asList(gradTensors));
   const createGraph = opts.createGraph ?? false;
-  const outputs = opts.inputs ? inputEdges(opts.inputs, 'inputs') : [];
-  if (opts.inputs?.length === 0) throw new AutogradError('INVALID_GRADIENT', "'inputs' argument to backward() cannot be empty.");
-  getEngine().execute(roots, seeds, opts.retainGraph ?? createGraph, createGraph, true, outputs);
+  const outputs = opts.inputs ? inputEdges(opts.inputs, true) : [];
+  return [roots, seeds, opts.retainGraph ?? createGraph, createGraph, true, outputs] as const;
 }
 
-/** The same as backward(), driven asynchronously through the engine's lanes. */
+/** Accumulates d(tensors)/d(leaves) into the leaves' `.grad` (torch.autograd.backward). */
+export function backward(tensors: Tensor | Tensor[], gradTensors: Tensor | (Tensor | null)[] = [], opts: BackwardOptions = {}): void {
+  getEngine().execute(...backwardArgs(tensors, gradTensors, opts));
+}
+
+/** The same as backward(), driven asynchronously through the engine's lanes (Note [Device lanes]). */
 export async function backwardAsync(tensors: Tensor | Tensor[], gradTensors: Tensor | (Tensor | null)[] = [], opts: BackwardOptions = {}): Promise<void> {
-  const { roots, seeds } = rootsOf(asList(tensors), asList(gradTensors));
-  const createGraph = opts.createGraph ?? false;
-  const outputs = opts.inputs ? inputEdges(opts.inputs, 'inputs') : [];
-  await getEngine().executeAsync(roots, seeds, opts.retainGraph ?? createGraph, createGraph, true, outputs);
+  await getEngine().executeAsync(...backwardArgs(tensors, gradTensors, opts));
 }
 
 /** d(outputs)/d(inputs) without touching `.grad` (torch.autograd.grad). */
 export function grad(outputs: Tensor | Tensor[], inputs: Tensor | Tensor[], opts: GradOptions = {}): (Tensor | null)[] {
   const ins = asList(inputs);
+  if (opts.materializeGrads && opts.allowUnused === false) {
+    throw new AutogradError('INVALID_ARGUMENT', 'Expected allow_unused to be True or not passed when materialize_grads=True, but got: allow_unused=False.');
+  }
   const { roots, seeds } = rootsOf(asList(outputs), opts.gradOutputs === undefined ? [] : asList(opts.gradOutputs));
   const createGraph = opts.createGraph ?? false;
-  const result = getEngine().execute(roots, seeds, opts.retainGraph ?? createGraph, createGraph, false, inputEdges(ins, 'input'));
+  const result = getEngine().execute(roots, seeds, opts.retainGraph ?? createGraph, createGraph, false, inputEdges(ins, false));
   return result.map((g, i) => {
     if (g) return g;
     if (opts.materializeGrads) return zerosLike(ins[i]!);

@@ -34,7 +34,8 @@ class CheckpointFunction extends Function {
     });
     const out = enableGrad(() => (ctx.fn as Fn)(...inputs));
     if (out.requiresGrad) backward(out, grad);
-    return inputs.map((t) => t.grad);
+    // no gradient for `fn`, one per tensor argument
+    return [null, ...inputs.map((t) => t.grad)];
   }
 }
 

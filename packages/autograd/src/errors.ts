@@ -10,7 +10,8 @@ export type AutogradErrorCode =
   | 'NOT_IMPLEMENTED'
   | 'INVALID_STATE'
   | 'CHECKPOINT'
-  | 'INFERENCE_TENSOR';
+  | 'INFERENCE_TENSOR'
+  | 'INVALID_ARGUMENT';
 
 /** Errors of the autograd engine; messages are PyTorch's, word for word, where PyTorch has one. */
 export class AutogradError extends Error {

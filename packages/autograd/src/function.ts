@@ -1,31 +1,34 @@
-import { type Tensor, Tensor as TensorClass, isFloatingPoint, zerosLike } from '@wiregrad/tensor';
-import { autogradMeta } from './engine/autogradMeta.js';
+import { type Tensor, Tensor as TensorClass, detach, isFloatingPoint, zeros } from '@wiregrad/tensor';
 import { collectNextEdges, setHistory } from './engine/gradientEdge.js';
-import { Node, type Grads } from './engine/node.js';
+import { Node, type Grads, type InputMetadata } from './engine/node.js';
 import { SavedVariable } from './engine/savedVariable.js';
 import { AutogradError } from './errors.js';
 import { isGradEnabled, noGrad } from './gradMode.js';
 
-/** The `ctx` of a custom Function (PyTorch's FunctionCtx). */
+/** The `ctx` of a custom Function (PyTorch's FunctionCtx); extra fields may be stored on it. */
 export class FunctionCtx {
+  private toSave: Tensor[] = [];
   private saved: SavedVariable[] = [];
   readonly dirty = new Set<Tensor>();
   readonly nonDifferentiable = new Set<Tensor>();
   materializeGrads = true;
+  /** one entry per forward argument: a tensor that requires grad (while grad mode is on) */
   needsInputGrad: boolean[] = [];
-  /** the node running this ctx's backward */
+  /** the backward node of this call, once forward recorded one */
   node: Node | null = null;
   [key: string]: unknown;
 
   saveForBackward(...tensors: Tensor[]): void {
-    this.saved = tensors.map((t) => new SavedVariable(t));
+    this.toSave = tensors;
   }
 
+  /** The saved tensors, checked against in-place changes (PyTorch's saved_tensors). */
   get savedTensors(): Tensor[] {
+    if (this.saved.length === 0) return this.toSave;
     return this.saved.map((s) => s.unpack(this.node ?? undefined));
   }
 
-  /** Inputs modified in place by forward: they become outputs with a new history. */
+  /** Inputs modified in place by forward: they must be returned, and get the new history. */
   markDirty(...tensors: Tensor[]): void {
     for (const t of tensors) this.dirty.add(t);
   }
@@ -34,8 +37,14 @@ export class FunctionCtx {
     for (const t of tensors) this.nonDifferentiable.add(t);
   }
 
+  /** Whether backward gets zeros (true, the default) or null for outputs that received no gradient. */
   setMaterializeGrads(value: boolean): void {
     this.materializeGrads = value;
+  }
+
+  /** PyTorch's _save_variables, run after the outputs got their history (so outputs are told apart). */
+  commitSaved(node: Node | null): void {
+    this.saved = this.toSave.map((t) => new SavedVariable(t, node !== null && t.gradFn === node));
   }
 
   releaseSaved(): void {
@@ -49,11 +58,12 @@ type FunctionClass = {
   backward(ctx: FunctionCtx, ...grads: never[]): Tensor | null | (Tensor | null)[];
 };
 
+/** PyTorch's PyNode / BackwardCFunction: runs the class's backward and maps its results to the tensor arguments. */
 class CustomFunctionNode extends Node {
   constructor(
     private readonly cls: FunctionClass,
     private readonly ctx: FunctionCtx,
-    private readonly outputs: readonly Tensor[],
+    private readonly isTensorArg: boolean[],
   ) {
     super();
     ctx.node = this;
@@ -64,12 +74,27 @@ class CustomFunctionNode extends Node {
   }
 
   apply(grads: Grads): Grads {
-    const g = grads.map((x, i) => x ?? (this.ctx.materializeGrads ? zerosLike(this.outputs[i]!) : null));
-    this.ctx.needsInputGrad = this.nextEdges.map((_, i) => this.taskShouldComputeOutput(i));
+    const zerosFor = (m: InputMetadata) => zeros(m.shape as number[], { dtype: m.dtype, device: m.device });
+    const g = grads.map((x, i) => x ?? (this.ctx.materializeGrads ? zerosFor(this.inputMetadata[i]!) : null));
     const result = (this.cls.backward as (ctx: FunctionCtx, ...grads: (Tensor | null)[]) => Tensor | null | (Tensor | null)[])(this.ctx, ...g);
     const list = Array.isArray(result) ? result : [result];
-    // PyTorch lets backward return extra trailing None for non-tensor inputs
-    return list.slice(0, this.numOutputs).concat(new Array(Math.max(0, this.numOutputs - list.length)).fill(null));
+    const expected = this.isTensorArg.length;
+    // PyTorch accepts extra trailing nulls, nothing else
+    if (list.length < expected || list.slice(expected).some((x) => x !== null && x !== undefined)) {
+      throw new AutogradError('INVALID_GRADIENT', `function ${this.name()} returned an incorrect number of gradients (expected ${expected}, got ${list.length})`);
+    }
+    const out: Grads = [];
+    this.isTensorArg.forEach((isTensor, i) => {
+      const gi = list[i] ?? null;
+      if (isTensor) out.push(gi);
+      else if (gi !== null) {
+        throw new AutogradError(
+          'INVALID_GRADIENT',
+          `function ${this.name()} returned a gradient different than None at position ${i + 1}, but the corresponding forward input was not a Variable`,
+        );
+      }
+    });
+    return out;
   }
 
   override releaseVariables(): void {
@@ -79,8 +104,10 @@ class CustomFunctionNode extends Node {
 
 /**
  * Custom autograd functions, as in PyTorch: subclass with static `forward(ctx, ...args)` and
- * `backward(ctx, ...grads)`, call `MyFn.apply(...args)`. Forward runs without recording; the
- * outputs get one node whose apply calls `backward`. Non-tensor arguments get no gradient.
+ * `backward(ctx, ...grads)` (one gradient per forward argument, null for non-tensors), call
+ * `MyFn.apply(...args)`. Forward runs under noGrad; when an argument requires grad the outputs
+ * get one node whose apply calls `backward` (PyTorch's _wrap_outputs rules for inputs returned
+ * as is, dirty inputs and non-differentiable outputs).
  */
 export class Function {
   static forward(_ctx: FunctionCtx, ..._args: never[]): Tensor | Tensor[] {
@@ -93,29 +120,38 @@ export class Function {
 
   static apply<T extends Tensor | Tensor[]>(this: FunctionClass, ...args: unknown[]): T {
     const ctx = new FunctionCtx();
+    const isTensorArg = args.map((a) => a instanceof TensorClass);
     const tensorArgs = args.filter((a): a is Tensor => a instanceof TensorClass);
-    const record = isGradEnabled() && tensorArgs.some((t) => t.requiresGrad);
-    ctx.needsInputGrad = tensorArgs.map((t) => record && t.requiresGrad);
+    ctx.needsInputGrad = args.map((a) => a instanceof TensorClass && isGradEnabled() && a.requiresGrad);
+    const record = ctx.needsInputGrad.some(Boolean);
     const raw = noGrad(() => (this.forward as (ctx: FunctionCtx, ...a: unknown[]) => Tensor | Tensor[])(ctx, ...args));
-    const outputs = Array.isArray(raw) ? raw : [raw];
-    if (record) {
-      const node = new CustomFunctionNode(this, ctx, outputs);
-      node.setNextEdges(collectNextEdges(tensorArgs));
-      outputs.forEach((o) => {
-        if (ctx.nonDifferentiable.has(o) || !isFloatingPoint(o.dtype)) {
-          node.addInputMetadata(o);
-          return;
-        }
-        if (tensorArgs.includes(o) && !ctx.dirty.has(o)) {
-          throw new AutogradError('INVALID_STATE', `${this.name}.forward returned an input unchanged without markDirty; return a view or clone, or call ctx.markDirty()`);
-        }
-        if (ctx.dirty.has(o) && o.isLeaf && o.requiresGrad) {
-          throw new AutogradError('LEAF_INPLACE', 'a leaf Variable that requires grad is being used in an in-place operation.');
-        }
-        setHistory(o, node);
-        autogradMeta(o);
-      });
+    const outputs = Array.isArray(raw) ? [...raw] : [raw];
+    for (const d of ctx.dirty) {
+      if (!outputs.includes(d)) {
+        throw new AutogradError(
+          'INVALID_STATE',
+          'Some elements marked as dirty during the forward method were not returned as output. The inputs that are modified inplace must all be outputs of the Function.',
+        );
+      }
     }
+    const node = record ? new CustomFunctionNode(this, ctx, isTensorArg) : null;
+    if (node) node.setNextEdges(collectNextEdges(tensorArgs));
+    outputs.forEach((out, i) => {
+      const dirty = ctx.dirty.has(out);
+      const differentiable = !ctx.nonDifferentiable.has(out) && isFloatingPoint(out.dtype);
+      // an input returned as is becomes a new view of it (PyTorch's _view_as_self_with_no_grad)
+      const o = tensorArgs.includes(out) && !dirty ? (outputs[i] = detach(out)) : out;
+      if (!node) return;
+      if (!differentiable) {
+        node.addInputMetadata(o);
+        return;
+      }
+      if (dirty && o.isLeaf && o.requiresGrad) {
+        throw new AutogradError('LEAF_INPLACE', 'a leaf Variable that requires grad has been used in an in-place operation.');
+      }
+      setHistory(o, node);
+    });
+    ctx.commitSaved(node);
     return (Array.isArray(raw) ? outputs : outputs[0]) as T;
   }
 }

@@ -1,12 +1,16 @@
-import { type Tensor, add_, detach, clone } from '@wiregrad/tensor';
+import { type Tensor, add_, clone, detach } from '@wiregrad/tensor';
+import { AutogradError } from '../errors.js';
 import { isGradEnabled, noGrad } from '../gradMode.js';
 import { autogradMeta } from './autogradMeta.js';
 import { MAX_SEQUENCE_NR, Node, type Grads } from './node.js';
 
 /**
- * PyTorch's AccumulateGrad: the node behind a leaf that requires grad. It has sequenceNr =
- * max so it runs as soon as it is ready, and adds the incoming gradient into `.grad`:
- * in place when no graph is being built, out of place (keeping the graph) under createGraph.
+ * PyTorch's AccumulateGrad (functions/accumulate_grad.{h,cpp}): the node behind a leaf that
+ * requires grad. Its sequenceNr is the maximum so it runs as soon as it is ready, and its
+ * topologicalNr 0. It adds the incoming gradient into `.grad`: the first one is copied
+ * (PyTorch steals it when no one else holds it; JS cannot know, so it always copies), later
+ * ones are added in place, or out of place under createGraph so `.grad` keeps its graph.
+ * Then the post-accumulate-grad hooks see the updated leaf.
  */
 export class AccumulateGrad extends Node {
   constructor(readonly variable: Tensor) {
@@ -21,8 +25,10 @@ export class AccumulateGrad extends Node {
   apply([grad]: Grads): Grads {
     if (!grad) return [];
     const v = this.variable;
+    if (v.gradFn) throw new AutogradError('INVALID_STATE', 'leaf variable has been moved into the graph interior');
+    if (!v.requiresGrad) return [];
     if (v.grad === null) {
-      v.grad = isGradEnabled() ? grad : noGrad(() => clone(detach(grad)));
+      v.grad = isGradEnabled() ? clone(grad) : noGrad(() => clone(detach(grad)));
     } else if (isGradEnabled()) {
       v.grad = v.grad.add(grad);
     } else {

@@ -1,5 +1,6 @@
-import { isAnomalyEnabled } from '../anomalyMode.js';
+import { isAnomalyCheckNanEnabled } from '../anomalyMode.js';
 import { AutogradError } from '../errors.js';
+import { noGrad } from '../gradMode.js';
 import type { GraphTask } from './graphTask.js';
 import type { Grads, Node } from './node.js';
 import { validateOutputs } from './validateOutputs.js';
@@ -39,14 +40,14 @@ function finishCall(task: GraphTask, fn: Node, grads: Grads, raw: Grads): Grads 
   let outputs = validateOutputs(fn.nextEdges, raw, `Function ${fn.name()} returned an `);
   for (const hook of fn.postHooks) outputs = hook(outputs, grads) ?? outputs;
   if (!task.keepGraph) fn.releaseVariables();
-  if (isAnomalyEnabled()) checkNaN(fn, outputs);
+  if (isAnomalyCheckNanEnabled()) checkNaN(fn, outputs);
   return outputs;
 }
 
 function checkNaN(fn: Node, outputs: Grads): void {
   outputs.forEach((g, i) => {
     if (!g || (g.dtype !== 'float32' && g.dtype !== 'float64')) return;
-    if (g.ne(g).sum().item() > 0) {
+    if (noGrad(() => g.ne(g).sum().item()) > 0) {
       throw new AutogradError('NAN_GRADIENT', `Function '${fn.name()}' returned nan values in its ${i}th output.`);
     }
   });

@@ -1,9 +1,10 @@
-import { setGradEnabled, isGradEnabled } from '../gradMode.js';
+import { CPU, type Device } from '@wiregrad/tensor';
 import { isAnomalyEnabled } from '../anomalyMode.js';
 import { AutogradError } from '../errors.js';
-import { callFunction, callTensorPreHooks } from './callFunction.js';
+import { isGradEnabled, setGradEnabled } from '../gradMode.js';
 import { computeDependencies, computeMinTopologicalNr, initToExecute } from './dependencies.js';
 import type { Edge } from './edge.js';
+import { evaluateFunction } from './evaluateFunction.js';
 import { GraphRoot } from './graphRoot.js';
 import { GraphTask } from './graphTask.js';
 import { InputBuffer } from './inputBuffer.js';
@@ -13,7 +14,6 @@ import { NodeTask } from './nodeTask.js';
 import { ReadyQueue } from './readyQueue.js';
 import { asyncGraphTask, currentGraphTask, popGraphTask, pushGraphTask } from './threadState.js';
 import { validateOutputs } from './validateOutputs.js';
-import type { Device } from '@wiregrad/tensor';
 
 /** A prepared backward pass: its GraphTask, the node to start from and that node's gradients. */
 export interface PreparedTask {
@@ -23,28 +23,30 @@ export interface PreparedTask {
 }
 
 /**
- * PyTorch's Engine (engine.cpp), one per isolate: see Note [Device lanes] and
- * Note [Reentrant backward].
+ * PyTorch's Engine (engine.cpp), one per isolate: see Note [Device lanes], Note [Reentrant
+ * backward] and Note [Distributed hooks].
  */
 export class Engine {
   private readonly lanes = new Map<Device, Lane>();
-  /** PyTorch's per-worker current_depth: nested executions on this stack */
+  /** PyTorch's current_depth: executions nested on this stack */
   private currentDepth = 0;
-  /** hand-offs to a pool lane after MAX_DEPTH (observable in tests) */
+  /** hand-offs to a fresh stack after MAX_DEPTH nested levels (observable in tests) */
   poolHandOffs = 0;
 
+  /** The lane of a non-cpu device, created on first use and shared by every GraphTask. */
   lane(device: Device): Lane {
     let lane = this.lanes.get(device);
     if (!lane) this.lanes.set(device, (lane = new Lane(device)));
     return lane;
   }
 
+  /** PyTorch's ready_queue: the task's own cpu queue for cpu gradients, else the device's lane. */
   readyQueue(cpuQueue: ReadyQueue, device: Device): ReadyQueue {
     return device.type === 'cpu' ? cpuQueue : this.lane(device).queue;
   }
 
   /**
-   * PyTorch's Engine::execute. Returns the captured gradients (grad()), runs synchronously.
+   * PyTorch's Engine::execute, synchronously: returns the captured gradients (grad()).
    * `outputs` non-empty restricts execution (grad() / backward(inputs=)).
    */
   execute(roots: Edge[], inputs: Grads, keepGraph: boolean, createGraph: boolean, accumulateGrad: boolean, outputs: Edge[] = []): Grads {
@@ -56,29 +58,29 @@ export class Engine {
     return task.capturedVars;
   }
 
-  /** The same pass driven asynchronously through the lanes (Note [Device lanes]). */
+  /** The same pass driven asynchronously through the lanes (Note [Device lanes]); nodes may await. */
   async executeAsync(roots: Edge[], inputs: Grads, keepGraph: boolean, createGraph: boolean, accumulateGrad: boolean, outputs: Edge[] = []): Promise<Grads> {
     const prepared = this.prepare(roots, inputs, keepGraph, createGraph, accumulateGrad, outputs);
     const { task } = prepared;
     if (task.reentrantDepth > 0 && task.reentrantDepth % MAX_DEPTH === 0) {
-      // See Note [Reentrant backward]: past MAX_DEPTH nested levels, go on from a fresh stack
+      // See Note [Reentrant backward]: every MAX_DEPTH nested levels, go on from a fresh stack
       this.poolHandOffs++;
       await new Promise((r) => setImmediate(r));
     }
     this.executeWithGraphTask(prepared);
-    for (const lane of this.lanes.values()) this.startLane(lane);
+    for (const lane of this.lanes.values()) lane.start((nt) => this.runOnLane(lane, nt));
     while (!task.futureCompleted) {
       const nt = task.cpuReadyQueue.pop();
       if (nt) await this.processTask(nt, true);
-      else if (!task.completed()) await task.cpuReadyQueue.nextPush();
-      else this.finish(task);
+      else await task.cpuReadyQueue.nextPush();
     }
     return task.future;
   }
 
-  /** Builds the GraphTask: root validation, dependencies, exec info (steps 1–5 of execute). */
+  /** Builds the GraphTask: root validation, dependencies, exec info (steps 1–5 of PyTorch's execute). */
   prepare(roots: Edge[], inputs: Grads, keepGraph: boolean, createGraph: boolean, accumulateGrad: boolean, outputs: Edge[], exitOnError = false): PreparedTask {
     const seeds = validateOutputs(roots, inputs, '');
+    if (!accumulateGrad && outputs.length === 0) throw new AutogradError('INVALID_ARGUMENT', 'grad requires non-empty inputs.');
     const parent = currentGraphTask();
     const depth = parent ? parent.reentrantDepth + 1 : 0;
     // a reentrant backward shares its caller's cpu queue, like PyTorch's thread-local queue
@@ -89,13 +91,18 @@ export class Engine {
     const minTopo = computeMinTopologicalNr(outputs);
     computeDependencies(root, task, minTopo);
     if (outputs.length > 0) initToExecute(root, task, outputs, accumulateGrad, minTopo);
-    const buffer = single ? new InputBuffer(root.numInputs) : new InputBuffer(0);
+    const buffer = new InputBuffer(single ? root.numInputs : 0);
     if (single) buffer.add(roots[0]!.inputNr, seeds[0] ?? null);
     return { task, root, buffer };
   }
 
-  /** Queues `root` with its gradients on the task (PyTorch's execute_with_graph_task). */
+  /**
+   * Queues `root` with its gradients on the task: the first half of PyTorch's
+   * execute_with_graph_task (the caller, the owner, then drives the task: execute, or
+   * runUntilReadyQueueEmpty for the distributed engine).
+   */
   executeWithGraphTask({ task, root, buffer }: PreparedTask): void {
+    task.owner ??= CPU;
     task.outstandingTasks++;
     this.readyQueue(task.cpuReadyQueue, buffer.device()).push(new NodeTask(task, root, buffer));
   }
@@ -105,7 +112,7 @@ export class Engine {
    * A backward called from inside a node's apply nests: it runs its own GraphTask, sharing
    * the caller's cpu queue (whose pop order favours the deeper task), with reentrantDepth one
    * more than its parent. PyTorch nests on the same thread up to MAX_DEPTH = 60, then hands
-   * the task to a pool thread with a fresh stack. Here:
+   * the task to a pool thread with a fresh stack that reuses the parent's queue. Here:
    * - backwardAsync() (nodes may await, e.g. `await backwardAsync(...)` inside apply): every
    *   MAX_DEPTH levels the nested pass continues after a setImmediate, on a fresh stack, with
    *   the parent's queue; any depth works (`poolHandOffs` counts the hand-offs).
@@ -116,47 +123,54 @@ export class Engine {
    *   recursively, so deep graphs are not.
    */
   private runReentrantAware(task: GraphTask): void {
-    if (this.currentDepth >= MAX_DEPTH) {
-      this.poolHandOffs++;
-      const saved = this.currentDepth;
-      this.currentDepth = 0;
-      try {
-        this.threadMain(task);
-      } finally {
-        this.currentDepth = saved;
-      }
-      return;
-    }
-    this.currentDepth++;
+    const handOff = this.currentDepth >= MAX_DEPTH;
+    const saved = this.currentDepth;
+    if (handOff) this.poolHandOffs++;
+    this.currentDepth = handOff ? 1 : saved + 1;
     try {
       this.threadMain(task);
     } finally {
-      this.currentDepth--;
+      this.currentDepth = saved;
     }
   }
 
-  /** PyTorch's thread_main for the caller: pop and evaluate until `task` completes. */
+  /** PyTorch's thread_main for a caller: pop (cpu queue first, then the lanes) and evaluate until `task` completes. */
   threadMain(task: GraphTask): void {
     while (!task.futureCompleted) {
-      if (task.completed()) {
-        this.finish(task);
-        break;
-      }
       const nt = task.cpuReadyQueue.pop() ?? this.popLaneTask();
       if (!nt) {
+        // only a node left pending (which a synchronous pass refuses) could leave work unfinished
         task.setError(new AutogradError('INVALID_STATE', 'could not compute gradients for some functions'));
-        this.finish(task);
         break;
       }
       this.processTask(nt);
     }
   }
 
-  /** Runs the nodes queued on `task` until its queue is empty, without completing it (for the distributed engine). */
+  /** Runs the nodes queued on `task` on this caller until none is left, without completing it (see Note [Distributed hooks]). */
   runUntilReadyQueueEmpty(task: GraphTask): void {
     for (let nt = task.cpuReadyQueue.pop() ?? this.popLaneTask(); nt; nt = task.cpuReadyQueue.pop() ?? this.popLaneTask()) {
       this.processTask(nt);
+      if (task.hasError) break;
     }
+  }
+
+  /**
+   * PyTorch's DistEngine::execute_graph_task_until_ready_queue_empty: queues `root` with
+   * `buffer` on `task`, runs what becomes ready until the queue is empty (stopping at the
+   * first error) and completes the task if nothing is outstanding. See Note [Distributed hooks].
+   */
+  executeGraphTaskUntilReadyQueueEmpty(task: GraphTask, root: Node, buffer: InputBuffer, incrementOutstandingTasks = true): void {
+    task.owner ??= CPU;
+    if (incrementOutstandingTasks) task.outstandingTasks++;
+    this.readyQueue(task.cpuReadyQueue, buffer.device()).push(new NodeTask(task, root, buffer));
+    this.runUntilReadyQueueEmpty(task);
+    if (task.completed()) task.markAsCompletedAndRunPostProcessing();
+  }
+
+  /** Completes `task` (leftovers check, final callbacks, future) unless it already is. */
+  finish(task: GraphTask): void {
+    task.markAsCompletedAndRunPostProcessing();
   }
 
   private popLaneTask(): NodeTask | undefined {
@@ -167,24 +181,14 @@ export class Engine {
     return undefined;
   }
 
-  private startLane(lane: Lane): void {
-    if (lane.started) return;
-    lane.started = true;
-    const loop = async (): Promise<void> => {
-      for (;;) {
-        const nt = lane.queue.pop();
-        if (!nt) {
-          await lane.queue.nextPush();
-          continue;
-        }
-        const gt = nt.graphTask;
-        await this.processTask(nt, true);
-        // wake the owner: its cpu loop may be waiting for this lane's result
-        if (gt) gt.cpuReadyQueue.push(new NodeTask(gt, null, null));
-        await new Promise((r) => setImmediate(r));
-      }
-    };
-    void loop();
+  /** One task on a lane's loop; if it completed a task owned elsewhere, wake the owner (Note [Device lanes]). */
+  private async runOnLane(lane: Lane, nt: NodeTask): Promise<void> {
+    const gt = nt.graphTask;
+    const wasCompleted = gt?.futureCompleted ?? true;
+    await this.processTask(nt, true);
+    if (gt && !wasCompleted && gt.futureCompleted && gt.owner !== lane.device) {
+      this.readyQueue(gt.cpuReadyQueue, gt.owner ?? CPU).push(new NodeTask(gt, null, null));
+    }
   }
 
   /**
@@ -202,7 +206,7 @@ export class Engine {
       pushGraphTask(gt);
       setGradEnabled(gt.gradModeDuringBackward);
       try {
-        const r = allowAsync ? asyncGraphTask.run(gt, () => this.evaluateFunction(gt, fn, nt.inputs!)) : this.evaluateFunction(gt, fn, nt.inputs!);
+        const r = allowAsync ? asyncGraphTask.run(gt, () => evaluateFunction(this, gt, fn, nt.inputs!)) : evaluateFunction(this, gt, fn, nt.inputs!);
         if (r) {
           if (!allowAsync) {
             r.catch(() => {});
@@ -217,84 +221,18 @@ export class Engine {
         popGraphTask();
       }
     }
-    if (pending) return pending.then(() => this.taskDone(nt, gt));
-    this.taskDone(nt, gt);
-  }
-
-  private taskDone(nt: NodeTask, gt: GraphTask): void {
-    if (nt.fn) gt.outstandingTasks--;
-    if (gt.completed() && !gt.futureCompleted && gt.outstandingTasks <= 0) this.finish(gt);
-    else if (gt.exitOnError && gt.hasError && !gt.futureCompleted) this.finish(gt);
-  }
-
-  /** PyTorch's evaluate_function, step for step (a Promise only when an async node's apply is pending). */
-  evaluateFunction(task: GraphTask, fn: Node, inputs: InputBuffer): void | Promise<void> {
-    let grads = inputs.buffer;
-    let hooksDone = false;
-    if (task.execInfo.size > 0) {
-      const info = task.execInfo.get(fn);
-      if (!info?.needed) {
-        grads = callTensorPreHooks(fn, grads);
-        hooksDone = true;
-      }
-      for (const capture of info?.captures ?? []) {
-        let captured = grads[capture.inputIdx] ?? null;
-        for (const hook of capture.hooks) captured = hook(captured);
-        task.capturedVars[capture.outputIdx] = captured;
-      }
-      if (!info?.needed) return;
-    }
-    const outputs = callFunction(task, fn, grads, hooksDone);
-    if (outputs instanceof Promise) return outputs.then((o) => this.propagate(task, fn, o));
-    this.propagate(task, fn, outputs);
-  }
-
-  /** The end of evaluate_function: dependencies, not-ready buffers, and pushing what became ready. */
-  private propagate(task: GraphTask, fn: Node, outputs: Grads): void {
-    if (outputs.length === 0) return;
-    fn.nextEdges.forEach((edge, i) => {
-      const next = edge.node;
-      if (!next) return;
-      const deps = (task.dependencies.get(next) ?? 0) - 1;
-      if (deps <= 0) task.dependencies.delete(next);
-      else task.dependencies.set(next, deps);
-      const ready = deps <= 0;
-      let buffer = task.notReady.get(next);
-      if (!buffer) {
-        if (task.execInfo.size > 0 && !task.execInfo.get(next)?.shouldExecute()) return;
-        buffer = new InputBuffer(next.numInputs);
-        if (!ready) task.notReady.set(next, buffer);
-      } else if (ready) {
-        task.notReady.delete(next);
-      }
-      buffer.add(edge.inputNr, outputs[i] ?? null);
-      if (ready) {
-        task.outstandingTasks++;
-        this.readyQueue(task.cpuReadyQueue, buffer.device()).push(new NodeTask(task, next, buffer));
-      }
-    });
-  }
-
-  /** PyTorch's mark_as_completed_and_run_post_processing: leftovers check, final callbacks, future. */
-  finish(task: GraphTask): void {
-    if (task.futureCompleted) return;
-    if (!task.hasError) {
-      pushGraphTask(task);
-      try {
-        if (task.notReady.size > 0) {
-          throw new AutogradError('INVALID_STATE', 'could not compute gradients for some functions');
-        }
-        for (let i = 0; i < task.finalCallbacks.length; i++) task.finalCallbacks[i]!();
-      } catch (e) {
-        task.setError(e);
-      } finally {
-        popGraphTask();
-      }
-    }
-    task.markAsCompleted();
+    if (pending) return pending.then(() => taskDone(nt, gt));
+    taskDone(nt, gt);
   }
 }
 
+/** The end of PyTorch's thread_main iteration: one task fewer; complete the GraphTask when none is left. */
+function taskDone(nt: NodeTask, gt: GraphTask): void {
+  if (nt.fn) gt.outstandingTasks--;
+  if (gt.completed()) gt.markAsCompletedAndRunPostProcessing();
+}
+
+/** With anomaly mode on, the error names where the failing node was created (PyTorch prints its forward trace). */
 function annotate(e: unknown, fn: Node): unknown {
   if (isAnomalyEnabled() && e instanceof Error && fn.forwardTrace) {
     e.message += `\n\nTraceback of forward call that caused the error:\n${fn.forwardTrace}`;

@@ -1,13 +1,15 @@
-import type { Tensor } from '@wiregrad/tensor';
-import type { Device } from '@wiregrad/tensor';
-import { InputBuffer } from './inputBuffer.js';
+import type { Device, Tensor } from '@wiregrad/tensor';
+import { AutogradError } from '../errors.js';
+import type { InputBuffer } from './inputBuffer.js';
 import type { Node } from './node.js';
 import type { ReadyQueue } from './readyQueue.js';
+import { popGraphTask, pushGraphTask } from './threadState.js';
 
 /** A grad() output to capture: the grad arriving at input `inputIdx` of a node goes to `capturedVars[outputIdx]`. */
 export interface Capture {
   inputIdx: number;
   outputIdx: number;
+  /** PyTorch's (deprecated) capture hooks: each may replace the captured gradient; the distributed engine uses them */
   hooks: ((grad: Tensor | null) => Tensor | null)[];
 }
 
@@ -23,9 +25,11 @@ export class ExecInfo {
 
 /**
  * PyTorch's GraphTask: the state of one backward pass (graph_task.h). `outstandingTasks`
- * counts queued and running NodeTasks; the task completes when it reaches 0, or at the first
- * error when `exitOnError`. `notReady` holds the buffers of nodes still waiting for
+ * counts queued and running NodeTasks; the task is complete when it reaches 0, or at the
+ * first error when `exitOnError`. `notReady` holds the buffers of nodes still waiting for
  * dependencies; `execInfo` is empty for a plain backward() (everything reachable runs).
+ * The first error wins and settles `future` at once (PyTorch's set_exception); otherwise
+ * `markAsCompletedAndRunPostProcessing` settles it with `capturedVars`.
  */
 export class GraphTask {
   outstandingTasks = 0;
@@ -36,10 +40,13 @@ export class GraphTask {
   readonly notReady = new Map<Node, InputBuffer>();
   readonly execInfo = new Map<Node, ExecInfo>();
   capturedVars: (Tensor | null)[] = [];
+  /** every node compute_dependencies reached (PyTorch's nodes_in_graph_) */
   readonly nodesInGraph = new Set<Node>();
   readonly finalCallbacks: (() => void)[] = [];
-  /** grad mode while the nodes run: on exactly when building a graph (createGraph) */
+  /** PyTorch's thread_locals_ grad mode: on while the nodes run exactly when building a graph (createGraph) */
   readonly gradModeDuringBackward: boolean;
+  /** the device (lane) that created the task and waits for it: cpu for a caller; wake-ups go there */
+  owner: Device | null;
   private readonly completion: { promise: Promise<(Tensor | null)[]>; resolve: (v: (Tensor | null)[]) => void; reject: (e: unknown) => void };
 
   constructor(
@@ -47,9 +54,10 @@ export class GraphTask {
     readonly createGraph: boolean,
     readonly reentrantDepth: number,
     readonly cpuReadyQueue: ReadyQueue,
-    readonly owner: Device | null,
+    owner: Device | null = null,
     readonly exitOnError = false,
   ) {
+    this.owner = owner;
     this.gradModeDuringBackward = createGraph;
     let resolve!: (v: (Tensor | null)[]) => void;
     let reject!: (e: unknown) => void;
@@ -61,7 +69,7 @@ export class GraphTask {
     this.completion = { promise, resolve, reject };
   }
 
-  /** Settles when the pass completes: the captured grads, or the first error. */
+  /** PyTorch's future_result_: the captured grads, or the first error. */
   get future(): Promise<(Tensor | null)[]> {
     return this.completion.promise;
   }
@@ -70,27 +78,41 @@ export class GraphTask {
     return this.outstandingTasks <= 0 || (this.exitOnError && this.hasError);
   }
 
-  /** First error wins (PyTorch's set_exception). */
+  /** PyTorch's set_exception: the first error wins and completes the future with it. */
   setError(e: unknown): void {
     if (this.hasError) return;
     this.hasError = true;
     this.error = e;
-  }
-
-  markAsCompleted(): void {
-    if (this.futureCompleted) return;
-    this.futureCompleted = true;
-    if (this.hasError) this.completion.reject(this.error);
-    else this.completion.resolve(this.capturedVars);
-  }
-
-  /** The buffer a node accumulates its incoming gradients in until it is ready. */
-  bufferFor(node: Node): InputBuffer {
-    let b = this.notReady.get(node);
-    if (!b) {
-      b = new InputBuffer(node.numInputs);
-      this.notReady.set(node, b);
+    if (!this.futureCompleted) {
+      this.futureCompleted = true;
+      this.completion.reject(e);
     }
-    return b;
+  }
+
+  /**
+   * PyTorch's mark_as_completed_and_run_post_processing: once, the leftovers check and the
+   * final callbacks (exec_post_processing), then the future; an error there fails the task.
+   */
+  markAsCompletedAndRunPostProcessing(): void {
+    if (this.futureCompleted) return;
+    try {
+      this.execPostProcessing();
+    } catch (e) {
+      this.setError(e);
+      return;
+    }
+    this.futureCompleted = true;
+    this.completion.resolve(this.capturedVars);
+  }
+
+  private execPostProcessing(): void {
+    if (this.notReady.size > 0) throw new AutogradError('INVALID_STATE', 'could not compute gradients for some functions');
+    // a callback may queue more callbacks (queueCallback sees this task as current)
+    pushGraphTask(this);
+    try {
+      for (let i = 0; i < this.finalCallbacks.length; i++) this.finalCallbacks[i]!();
+    } finally {
+      popGraphTask();
+    }
   }
 }

@@ -34,11 +34,11 @@ export class KernelNode extends Node implements GradContext {
       this.inputDtypes[i] = t.dtype;
       this.inputDevices[i] = t.device;
     }
-    if (save) for (const i of save) this.savedInputs[i] = new SavedVariable(inputs[i]!);
+    if (save) for (const i of save) this.savedInputs[i] = new SavedVariable(inputs[i]!, false);
   }
 
   saveOutputs(outputs: readonly Tensor[]): void {
-    if (this.config.saveOutputs) this.savedOutputs = outputs.map((t) => new SavedVariable(t));
+    if (this.config.saveOutputs) this.savedOutputs = outputs.map((t) => new SavedVariable(t, true));
   }
 
   name(): string {

@@ -1,4 +1,5 @@
 import type { Device } from '@wiregrad/tensor';
+import type { NodeTask } from './nodeTask.js';
 import { ReadyQueue } from './readyQueue.js';
 
 /**
@@ -6,16 +7,37 @@ import { ReadyQueue } from './readyQueue.js';
  * PyTorch runs one thread per device, started once (call_once) and shared by every
  * GraphTask, each draining that device's ReadyQueue; cpu work runs on the calling thread
  * from the GraphTask's own cpu queue. JS has one thread per isolate, so a device thread
- * becomes a *lane*: the device's ReadyQueue plus an async loop started on first use. In a
- * synchronous backward() the caller drains the lanes itself when its cpu queue is empty;
- * in backwardAsync() each lane drains its queue from its own loop and, on finishing a task
- * owned by another lane, pushes an empty wake-up task to the owner's cpu queue (PyTorch's
- * "wake up the owner" NodeTask). Pop order is the same in both: Note [Ready queue order].
+ * becomes a *lane*: the device's ReadyQueue plus an async loop started once, on the first
+ * backwardAsync(). In a synchronous backward() the caller drains the lanes itself when its
+ * cpu queue is empty (it cannot wait for a loop). In backwardAsync() each lane drains its
+ * queue from its own loop, and when a lane completes a GraphTask its owner waits for, it
+ * pushes an empty wake-up NodeTask to the owner's cpu queue, as PyTorch's device threads do.
+ * Pop order is the same everywhere: see Note [Ready queue order].
  */
 export class Lane {
   readonly queue = new ReadyQueue();
-  started = false;
+  private started = false;
   constructor(readonly device: Device) {}
+
+  /** Starts the lane's loop once; `run` evaluates one task (awaited before the next pop). */
+  start(run: (task: NodeTask) => void | Promise<void>): void {
+    if (this.started) return;
+    this.started = true;
+    const loop = async (): Promise<void> => {
+      for (;;) {
+        const nt = this.queue.pop();
+        if (!nt) {
+          await this.queue.nextPush();
+          continue;
+        }
+        await run(nt);
+        // yield between tasks so the owners' loops and other lanes interleave
+        await new Promise((r) => setImmediate(r));
+      }
+    };
+    void loop();
+  }
 }
 
+/** PyTorch's MAX_DEPTH: nested (reentrant) executions on one stack before a hand-off. See Note [Reentrant backward]. */
 export const MAX_DEPTH = 60;

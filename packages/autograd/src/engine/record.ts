@@ -16,11 +16,19 @@ const INPLACE: ReadonlySet<string> = K.INPLACE_KERNELS;
  * kernel runs with grad mode on and an input that requires grad, a KernelNode with the
  * kernel's gradient rule becomes the gradFn of every floating-point output. In-place kernels
  * (CopyInto, Fill) rebase the target's history onto the new node; before they run, the
- * PyTorch checks: no in-place write into a leaf that requires grad, nor into a view of one.
+ * PyTorch checks: no in-place write into a leaf that requires grad, nor into a view of one,
+ * nor into an inference tensor outside inferenceMode.
  */
 function beforeKernel(kernelName: string, inputs: readonly Tensor[]): void {
-  if (!INPLACE.has(kernelName) || !isGradEnabled()) return;
+  if (!INPLACE.has(kernelName)) return;
   const target = inputs[0]!;
+  if (!isInferenceMode() && peekMeta(target)?.inference) {
+    throw new AutogradError(
+      'INFERENCE_TENSOR',
+      'Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.',
+    );
+  }
+  if (!isGradEnabled()) return;
   if (target.isLeaf && target.requiresGrad) {
     throw new AutogradError('LEAF_INPLACE', 'a leaf Variable that requires grad is being used in an in-place operation.');
   }
