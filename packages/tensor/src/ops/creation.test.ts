@@ -60,7 +60,7 @@ describe('filled tensors', () => {
     expect(zeros([2]).tolist()).toEqual([0, 0]);
     expect(ones([2], { dtype: 'int32' }).tolist()).toEqual([1, 1]);
     expect(full([2], 7).tolist()).toEqual([7, 7]);
-    expect(full([2], -0).tolist().map((v) => Object.is(v, -0))).toEqual([true, true]);
+    expect(Array.from(full([2], -0).toTypedArray(), (v) => Object.is(v, -0))).toEqual([true, true]);
     expect(full([1], true).dtype).toBe('bool');
     expect(full([2, 0], 3).shape).toEqual([2, 0]);
     expect(empty([2, 3]).shape).toEqual([2, 3]);

@@ -19,7 +19,7 @@ export function cat(tensors: readonly Tensor[], dim = 0): Tensor {
   const parts = kept.length > 0 ? kept : [tensors[0]!];
   const ref = parts[0]!;
   const d = normalizeDim(dim, ref.ndim);
-  parts.forEach((t, i) => {
+  parts.forEach((t) => {
     if (t.ndim !== ref.ndim) throw new TensorError('SHAPE_MISMATCH', `Tensors must have same number of dimensions: got ${ref.ndim} and ${t.ndim}`);
     t.shape.forEach((s, k) => {
       if (k !== d && s !== ref.shape[k]) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { arange, cat, tensor, zeros, type Tensor } from '../index.js';
+import { arange, cat, device, KernelNames, Storage, Tensor, tensor, viewKernels, zeros } from '../index.js';
 
 const grid = (shape: number[]) => arange(shape.reduce((p, s) => p * s, 1)).reshape(shape);
 const x234 = () => arange(24, { dtype: 'float32' }).reshape([2, 3, 4]);
@@ -14,7 +14,7 @@ describe('reshape and view', () => {
     v.fill_(7);
     expect(a.tolist()).toEqual([7, 7, 7, 7, 7, 7]);
     a.select(0, 0).fill_(1);
-    expect(v.tolist()[0]).toEqual([1, 7, 7]);
+    expect((v.tolist() as number[][])[0]).toEqual([1, 7, 7]);
     expect(v.version).toBe(a.version);
   });
 
@@ -153,6 +153,21 @@ describe('slicing views', () => {
     expect(() => a.slice(1, 0, 3, -1)).toThrow('slice step must be positive');
     expect(() => a.slice(1, 0.5)).toThrow('slice start must be an integer');
     expect(() => tensor(1).slice(0)).toThrow('slice() cannot be applied to a 0-dim tensor.');
+  });
+});
+
+describe('view kernels', () => {
+  it('never touch the data, so one implementation serves every device (See Note [View kernels are device-agnostic])', () => {
+    const kernels = new Map(viewKernels('gpu').map((k) => [k.kernelName, k.kernelFunc]));
+    expect([...kernels.keys()]).toEqual([KernelNames.Reshape, KernelNames.Permute, KernelNames.Expand, KernelNames.Slice]);
+    const onGpu = new Tensor(new Storage(device('gpu:0'), 'float32', 6, null), [2, 3]);
+    const [r] = kernels.get(KernelNames.Reshape)!([onGpu], { shape: [3, 2] });
+    const [p] = kernels.get(KernelNames.Permute)!([onGpu], { dims: [1, 0] });
+    const [e] = kernels.get(KernelNames.Expand)!([new Tensor(onGpu.storage, [1, 3], [3, 1])], { shape: [4, 3] });
+    const [s] = kernels.get(KernelNames.Slice)!([onGpu], { dim: 1, start: 1, end: 3, step: 2 });
+    expect([r!.storage, p!.storage, e!.storage, s!.storage].every((st) => st === onGpu.storage)).toBe(true);
+    expect([r!.strides, p!.strides, e!.strides, s!.strides]).toEqual([[2, 1], [1, 3], [0, 1], [3, 2]]);
+    expect([s!.shape, s!.offset]).toEqual([[2, 1], 1]);
   });
 });
 
