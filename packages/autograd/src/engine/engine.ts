@@ -147,6 +147,28 @@ export class Engine {
     }
   }
 
+  /**
+   * Note [Distributed hooks]
+   * @wiregrad/dist-autograd (which imports this package, never the reverse) mirrors PyTorch's
+   * dist_engine.cpp with this public API:
+   * - graph: subclass `Node` (override `apply(grads)` and `name()`), give it next edges with
+   *   `setNextEdges(collectNextEdges(tensors))` / `gradientEdge(t)` (SendRpcBackward), and make
+   *   it the gradFn of received tensors with `setHistory(t, node)` (RecvRpcBackward; records
+   *   their input metadata). Inside apply, `currentGraphTask()` is the running GraphTask.
+   * - a pass: `new GraphTask(keepGraph, false, 0, new ReadyQueue(), null, true)` (exitOnError);
+   *   `computeDependencies(root, task, 0)` from a dummy `GraphRoot` whose next edges are the
+   *   root edges plus every send function of the context (or from each of them in turn);
+   *   `initToExecute(root, task, outputs, false, 0)` with outputs = the AccumulateGrad and
+   *   RecvRpcBackward edges, then, per `task.execInfo.get(node)`, push capture `hooks` that
+   *   redirect a leaf's gradient into the context instead of `.grad`, and set `needed = true`
+   *   on RecvRpcBackward nodes so they run.
+   * - running it: `executeGraphTaskUntilReadyQueueEmpty(task, node, buffer)` (or
+   *   `executeWithGraphTask` + `runUntilReadyQueueEmpty`) runs from a node on this caller until
+   *   nothing is ready; call it again when a send function receives gradients; an extra
+   *   `task.outstandingTasks++` holds the task open between calls. `finish(task)` completes it
+   *   (leftovers check, queueCallback callbacks); `task.hasError` / `task.error` / `task.future`
+   *   report the first error.
+   */
   /** Runs the nodes queued on `task` on this caller until none is left, without completing it (see Note [Distributed hooks]). */
   runUntilReadyQueueEmpty(task: GraphTask): void {
     for (let nt = task.cpuReadyQueue.pop() ?? this.popLaneTask(); nt; nt = task.cpuReadyQueue.pop() ?? this.popLaneTask()) {

@@ -49,6 +49,9 @@ const cases: Case[] = [
   ['Sum keepdim', (a) => a.sum(1, true), () => [r([2, 3])]],
   ['Mean / Var / Std', (a) => [a.mean(0), a.var(1), a.std()], () => [r([3, 4])]],
   ['Prod', (a) => a.prod(1), () => [pos([2, 3])]],
+  ['Prod with zeros (one and two per slice, and over everything)', (a) => [a.prod(1), a.prod(0, true), a.prod()], () => [
+    tensor([[2, 0, 3], [0, 0, 1.5], [0.5, 1, 2]], { dtype: 'float64', requiresGrad: true }),
+  ]],
   ['Max all', (a) => a.max(), () => [r([2, 3])]],
   ['Max dim', (a) => a.max(1).values, () => [r([2, 3])]],
   ['Min dim keepdim', (a) => a.min(0, true).values, () => [r([3, 2])]],

@@ -1,4 +1,12 @@
-// Registration is a plain import list (see Note [Gradient rules]).
-import './elementwise.grad.js';
+// Registration is a plain import list, one file per tensor ops file (see Note [Gradient rules]).
+import './binary.grad.js';
+import './unary.grad.js';
+import './where.grad.js';
+import './copy.grad.js';
 import './reduce.grad.js';
-import './structure.grad.js';
+import './softmax.grad.js';
+import './matmul.grad.js';
+import './view.grad.js';
+import './indexing.grad.js';
+import './join.grad.js';
+import './inplace.grad.js';

@@ -1,7 +1,7 @@
-import { KernelNames as K, type Tensor, castTo, div, expand, exp, mul, reshape, scatterAdd, sub, sum, zeros, unsqueeze } from '@wiregrad/tensor';
+import { KernelNames as K, type Tensor, castTo, div, expand, mul, prod, reshape, scatterAdd, sum, unsqueeze, where, zeros } from '@wiregrad/tensor';
 import { declareNonDifferentiable, registerGradient, type GradContext } from './registry.js';
 
-/** The gradient of a reduction, re-expanded to the input's shape (reduced dims put back as size 1). */
+/** A reduced tensor put back to the input's shape (reduced dims re-inserted as size 1, then expanded). */
 function expandBack(g: Tensor, ctx: GradContext, dims: readonly number[], keepdim: boolean): Tensor {
   const shape = ctx.inputShapes[0]!;
   const all = dims.length === 0 ? shape.map((_, i) => i) : dims;
@@ -17,18 +17,29 @@ registerGradient({
   },
 });
 
-// d prod / dx_i = prod / x_i (inputs with zeros are not special-cased)
+/**
+ * d prod / dx_i = the product of the other elements: prod / x_i where x_i != 0; where x_i is
+ * the only zero of its slice, the product of the nonzero others; 0 when the slice has more
+ * zeros (torch's prod_backward, written with differentiable ops).
+ */
 registerGradient({
   kernelName: K.Prod,
   saveInputs: [0],
   saveOutputs: true,
   gradFunc: ([g], c) => {
     const { dims, keepdim } = c.attrs as { dims: number[]; keepdim: boolean };
-    return [div(mul(expandBack(g!, c, dims, keepdim), expandBack(c.output(), c, dims, keepdim)), c.input(0))];
+    const x = c.input(0);
+    const isZero = x.eq(0);
+    const reduceDims = dims.length === 0 ? x.shape.map((_, i) => i) : dims;
+    const zeroCount = expandBack(sum(castTo(isZero, 'int32'), reduceDims, keepdim), c, dims, keepdim);
+    const othersIfOneZero = expandBack(prod(where(isZero, 1, x), reduceDims, keepdim), c, dims, keepdim);
+    const atZero = where(zeroCount.eq(1), othersIfOneZero, 0);
+    const elsewhere = div(expandBack(c.output(), c, dims, keepdim), where(isZero, 1, x));
+    return [mul(expandBack(g!, c, dims, keepdim), where(isZero, atZero, elsewhere))];
   },
 });
 
-/** max/min: over everything the gradient is shared by the tied maxima; along a dim it goes to the index. */
+/** max/min: over everything the gradient is shared by the tied extremes (torch's evenly_distribute_backward); along a dim it goes to the index. */
 function extremum(kernelName: string) {
   registerGradient({
     kernelName,
@@ -50,23 +61,5 @@ function extremum(kernelName: string) {
 }
 extremum(K.Max);
 extremum(K.Min);
-
-registerGradient({
-  kernelName: K.Softmax,
-  saveOutputs: true,
-  gradFunc: ([g], c) => {
-    const y = c.output();
-    const dim = c.attrs.dim as number;
-    return [mul(y, sub(g!, sum(mul(g!, y), dim, true)))];
-  },
-});
-registerGradient({
-  kernelName: K.LogSoftmax,
-  saveOutputs: true,
-  gradFunc: ([g], c) => {
-    const dim = c.attrs.dim as number;
-    return [sub(g!, mul(exp(c.output()), sum(g!, dim, true)))];
-  },
-});
 
 declareNonDifferentiable(K.Argmax, K.Argmin);

@@ -1,5 +1,6 @@
 import type { Attrs, DType, Device, Tensor } from '@wiregrad/tensor';
 import type { Grads } from '../engine/node.js';
+import { sumToShape } from '../engine/sumToShape.js';
 
 /** What a gradient rule sees: saved tensors (version-checked on access), attrs, input shapes. */
 export interface GradContext {
@@ -48,3 +49,9 @@ export function getGradient(kernelName: string): GradConfig | undefined {
 export function isNonDifferentiable(kernelName: string): boolean {
   return nonDifferentiable.has(kernelName);
 }
+
+/** A broadcast gradient summed back to the shape forward input `i` had (PyTorch's sum_to). */
+export const toInputShape = (g: Tensor, ctx: GradContext, i: number): Tensor => sumToShape(g, ctx.inputShapes[i]!);
+
+/** `f()` when the pass needs the gradient of forward input `i`, else null (no work for pruned edges). */
+export const ifNeeded = (ctx: GradContext, i: number, f: () => Tensor): Tensor | null => (ctx.needsInputGrad(i) ? f() : null);

@@ -47,6 +47,11 @@ export class Sequential extends Module {
     this.layers = layers;
   }
 
+  /** Children are named by position, like PyTorch's Sequential: `0.weight`, `2.bias`... */
+  override namedChildren(): [string, Module][] {
+    return this.layers.map((m, i) => [String(i), m]);
+  }
+
   forward(x: Tensor): Tensor {
     return this.layers.reduce((h, layer) => layer.forward(h), x);
   }

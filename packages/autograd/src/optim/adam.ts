@@ -1,4 +1,4 @@
-import { type Tensor, zerosLike } from '@wiregrad/tensor';
+import { type Tensor, TensorError, zerosLike } from '@wiregrad/tensor';
 import { Optimizer } from './optimizer.js';
 
 export interface AdamOptions {
@@ -17,6 +17,13 @@ export class Adam extends Optimizer {
     readonly opts: AdamOptions = {},
   ) {
     super(params);
+    const { lr = 1e-3, betas = [0.9, 0.999], eps = 1e-8, weightDecay = 0 } = opts;
+    if (!(lr >= 0)) throw new TensorError('INVALID_ARGUMENT', `Invalid learning rate: ${lr}`);
+    if (!(eps >= 0)) throw new TensorError('INVALID_ARGUMENT', `Invalid epsilon value: ${eps}`);
+    betas.forEach((b, i) => {
+      if (!(b >= 0 && b < 1)) throw new TensorError('INVALID_ARGUMENT', `Invalid beta parameter at index ${i}: ${b}`);
+    });
+    if (!(weightDecay >= 0)) throw new TensorError('INVALID_ARGUMENT', `Invalid weight_decay value: ${weightDecay}`);
   }
 
   protected update(p: Tensor, grad: Tensor, i: number): void {

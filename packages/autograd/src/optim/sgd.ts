@@ -1,4 +1,4 @@
-import { type Tensor, clone } from '@wiregrad/tensor';
+import { type Tensor, TensorError, clone } from '@wiregrad/tensor';
 import { Optimizer } from './optimizer.js';
 
 export interface SGDOptions {
@@ -18,6 +18,11 @@ export class SGD extends Optimizer {
     readonly opts: SGDOptions,
   ) {
     super(params);
+    const { lr, momentum = 0, dampening = 0, weightDecay = 0, nesterov = false } = opts;
+    if (!(lr >= 0)) throw new TensorError('INVALID_ARGUMENT', `Invalid learning rate: ${lr}`);
+    if (!(momentum >= 0)) throw new TensorError('INVALID_ARGUMENT', `Invalid momentum value: ${momentum}`);
+    if (!(weightDecay >= 0)) throw new TensorError('INVALID_ARGUMENT', `Invalid weight_decay value: ${weightDecay}`);
+    if (nesterov && (momentum <= 0 || dampening !== 0)) throw new TensorError('INVALID_ARGUMENT', 'Nesterov momentum requires a momentum and zero dampening');
   }
 
   protected update(p: Tensor, grad: Tensor, i: number): void {
