@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { installFakeGpu } from '../__tests__/fakeGpu.js';
 import { Edge, Node, Storage, Tensor, device, getEngine, tensor, type Grads } from '../index.js';
 
 /** A gradient living on gpu:0 as far as the engine can tell (its storage says so); no kernel runs on it. */
@@ -66,5 +67,53 @@ describe('device lanes (Note [Device lanes])', () => {
   it('an error on a device lane reaches the caller, sync and async', async () => {
     expect(() => getEngine().execute([new Edge(chain([], true), 0)], [tensor([1])], false, false, true)).toThrow('gpuNode failed on its lane');
     await expect(getEngine().executeAsync([new Edge(chain([], true), 0)], [tensor([1])], false, false, true)).rejects.toThrow('gpuNode failed on its lane');
+  });
+});
+
+describe('device lanes with real ops on a test-only gpu', () => {
+  installFakeGpu();
+
+  /** Records the nodes pushed on the gpu:0 lane while `fn` runs. */
+  async function onGpuLane(fn: () => void | Promise<void>): Promise<string[]> {
+    const queue = getEngine().lane(device('gpu:0')).queue;
+    const pushed: string[] = [];
+    const push = queue.push.bind(queue);
+    queue.push = (t) => {
+      pushed.push(t.fn?.name() ?? 'wake-up');
+      push(t);
+    };
+    try {
+      await fn();
+    } finally {
+      queue.push = push;
+    }
+    return pushed;
+  }
+
+  it('a graph on gpu:0 runs on the gpu lane; the leaf gets a gpu gradient', async () => {
+    const x = tensor([1, 2, 3]).to('gpu:0');
+    x.requiresGrad = true;
+    const pushed = await onGpuLane(() => x.mul(x).sum().backward());
+    expect(pushed).toEqual(['SumBackward0', 'MulBackward0', 'torch::autograd::AccumulateGrad']);
+    expect(x.grad!.device.toString()).toBe('gpu:0');
+    expect(x.grad!.cpu().tolist()).toEqual([2, 4, 6]);
+  });
+
+  it('backwardAsync crosses from the gpu lane back to the cpu caller (ToDevice) with the same gradients', async () => {
+    const w = tensor([1, 2], { requiresGrad: true });
+    const y = w.to('gpu:0').mul(3).sum();
+    const pushed = await onGpuLane(() => y.backwardAsync());
+    expect(pushed).toEqual(['SumBackward0', 'MulBackward0', 'ToDeviceBackward0']);
+    expect(w.grad!.device.toString()).toBe('cpu');
+    expect(w.grad!.tolist()).toEqual([3, 3]);
+  });
+
+  it('an error in a node on the gpu lane reaches the awaiting caller', async () => {
+    const w = tensor([1, 2], { requiresGrad: true });
+    const y = w.to('gpu:0').mul(3);
+    (y.gradFn as Node).registerPrehook(() => {
+      throw new Error('failed on gpu:0');
+    });
+    await expect(y.sum().backwardAsync()).rejects.toThrow('failed on gpu:0');
   });
 });
