@@ -13,7 +13,7 @@ describe('rpc over real ZeroMQ sockets (3 worker threads)', () => {
     expect(r0.async).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(r0.then).toBe(20);
     expect(r0.echo).toEqual({
-      t: { shape: [3, 2], dtype: 'float64', values: [[1, 4], [2, 5], [3, 6]], contiguous: true },
+      t: { shape: [3, 2], dtype: 'float64', values: [[1, 4], [2, 5], [3, 6]], contiguous: false },
       n: [`${1n << 60n}n`, [['k', [7]]], null, 'str', true],
     });
     expect(r0.remoteError).toEqual({ name: 'ValueError', message: 'On WorkerInfo(id=1, name=worker1):\nExpected error', code: 'REMOTE' });

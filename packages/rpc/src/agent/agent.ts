@@ -1,4 +1,4 @@
-import { Context, Dealer, Router, type Reply } from 'zeromq';
+import { Context, Dealer, Router, context as threadContext, type Reply } from 'zeromq';
 import { startZap } from './zap.js';
 import { RpcError, timeoutError } from '../errors.js';
 import { decodeHeader, decodeMessage, encodeMessage, type Message } from '../messages/message.js';
@@ -62,7 +62,11 @@ export class Agent {
   private readonly limiter: Limiter;
   private nextId = 1;
   private closed = false;
-  private readonly context = new Context();
+  /**
+   * The thread's ZeroMQ context (one I/O thread for every socket of this worker); with CURVE a
+   * context of its own, since the ZAP handler answers for every socket of its context.
+   */
+  private readonly context: Context;
   private readonly zap: Reply | null = null;
   /** bytes and messages this agent sent and received (requests and responses) */
   readonly stats = { bytesSent: 0, bytesReceived: 0, messagesSent: 0, messagesReceived: 0 };
@@ -73,6 +77,7 @@ export class Agent {
   address = '';
 
   constructor(private readonly opts: AgentOptions) {
+    this.context = opts.curve ? new Context() : threadContext;
     if (opts.curve) this.zap = startZap(this.context, () => this.allowedKeys);
     this.router = new Router({
       context: this.context,
@@ -152,7 +157,7 @@ export class Agent {
     const id = this.nextId++;
     let frames: Uint8Array[];
     try {
-      frames = encodeMessage({ ...msg, id }, { deviceMap: peer.outMap, peer: to.id });
+      frames = encodeMessage({ type: msg.type, id, payload: msg.payload }, { deviceMap: peer.outMap, peer: to.id });
     } catch (e) {
       return Promise.reject(e);
     }
@@ -274,7 +279,7 @@ export class Agent {
     const peer = from && this.peers.get(from.name);
     let out: Uint8Array[];
     try {
-      out = encodeMessage({ ...reply, id }, { deviceMap: peer?.inMap ?? {}, peer: from?.id ?? -1 });
+      out = encodeMessage({ type: reply.type, id, payload: reply.payload }, { deviceMap: peer?.inMap ?? {}, peer: from?.id ?? -1 });
     } catch (e) {
       out = encodeMessage({ type: MessageType.EXCEPTION, id, payload: exceptionPayload(e, this.self) }, { deviceMap: {}, peer: -1 });
     }

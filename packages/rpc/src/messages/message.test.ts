@@ -1,69 +1,125 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { tensor, arange } from '@wiregrad/tensor';
+import { tensor } from '@wiregrad/tensor';
 import { RpcError } from '../errors.js';
-import { decodeMessage, encodeMessage } from './message.js';
-import { MessageType, isRequest, isResponse } from './messageType.js';
+import { HEADER_BYTES, decodeHeader, decodeMessage, encodeMessage, writeHeader } from './message.js';
+import { MessageType, MessageTypeFlags, isRequest, isResponse, messageTypeName } from './messageType.js';
 
 const ctx = { deviceMap: {}, peer: 0 };
 
+function protocolError(f: () => unknown): RpcError & { messageId?: number } {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(RpcError);
+    expect((e as RpcError).code).toBe('PROTOCOL');
+    return e as RpcError;
+  }
+  throw new Error('expected an RpcError PROTOCOL');
+}
+
 describe('MessageType', () => {
-  it("has PyTorch's numeric values and flags", () => {
-    expect(MessageType.SCRIPT_CALL).toBe(0x100);
-    expect(MessageType.FORWARD_AUTOGRAD_REQ).toBe(0x10f);
-    expect(MessageType.BACKWARD_AUTOGRAD_RESP).toBe(0x212);
-    expect(MessageType.EXCEPTION).toBe(0x237);
+  it("has every numeric value of PyTorch's message.h", () => {
+    expect(MessageTypeFlags).toEqual({ REQUEST_TYPE: 0x100, RESPONSE_TYPE: 0x200 });
+    expect(MessageType).toEqual({
+      SCRIPT_CALL: 0x100, SCRIPT_RET: 0x201, PYTHON_CALL: 0x102, PYTHON_RET: 0x203,
+      SCRIPT_REMOTE_CALL: 0x104, PYTHON_REMOTE_CALL: 0x105, REMOTE_RET: 0x206,
+      SCRIPT_RREF_FETCH_CALL: 0x107, PYTHON_RREF_FETCH_CALL: 0x108, SCRIPT_RREF_FETCH_RET: 0x209, PYTHON_RREF_FETCH_RET: 0x20a,
+      RREF_USER_DELETE: 0x10b, RREF_FORK_REQUEST: 0x10c, RREF_CHILD_ACCEPT: 0x10d, RREF_ACK: 0x20e,
+      FORWARD_AUTOGRAD_REQ: 0x10f, FORWARD_AUTOGRAD_RESP: 0x210, BACKWARD_AUTOGRAD_REQ: 0x111, BACKWARD_AUTOGRAD_RESP: 0x212,
+      CLEANUP_AUTOGRAD_CONTEXT_REQ: 0x113, CLEANUP_AUTOGRAD_CONTEXT_RESP: 0x214, RUN_WITH_PROFILING_REQ: 0x115, RUN_WITH_PROFILING_RESP: 0x216,
+      RREF_BACKWARD_REQ: 0x117, RREF_BACKWARD_RESP: 0x218, EXCEPTION: 0x237, UNKNOWN: 0x3c,
+    });
+  });
+
+  it('tells requests from responses by their flag', () => {
     expect(isRequest(MessageType.RREF_FORK_REQUEST)).toBe(true);
+    expect(isResponse(MessageType.RREF_FORK_REQUEST)).toBe(false);
     expect(isResponse(MessageType.RREF_ACK)).toBe(true);
+    expect(isResponse(MessageType.EXCEPTION)).toBe(true);
+    expect(messageTypeName(0x10f)).toBe('FORWARD_AUTOGRAD_REQ');
+    expect(messageTypeName(0x999)).toBe('0x999');
   });
 });
 
-describe('message framing', () => {
-  it('round-trips tensors as separate frames (non-contiguous views arrive contiguous with the same values)', () => {
-    const view = arange(6).reshape([2, 3]).t();
-    const frames = encodeMessage({ type: MessageType.PYTHON_CALL, id: 3, payload: { a: view, b: [tensor(1.5, { dtype: 'float64' })] } }, ctx);
-    expect(frames).toHaveLength(4);
-    expect(frames[2]!.byteLength).toBe(6 * 4);
-    const msg = decodeMessage(frames, ctx);
-    const { a, b } = msg.payload as { a: typeof view; b: (typeof view)[] };
-    expect(a.tolist()).toEqual([[0, 3], [1, 4], [2, 5]]);
-    expect(a.dtype).toBe('int32');
-    expect(b[0]!.dtype).toBe('float64');
-    expect(b[0]!.item()).toBe(1.5);
+describe('message framing (Note [Message framing])', () => {
+  it('a call without tensors is one frame: the 12-byte header, then the payload', () => {
+    const frames = encodeMessage({ type: MessageType.PYTHON_CALL, id: 2 ** 40 + 7, payload: { fn: 'f', args: [1] } }, ctx);
+    expect(frames).toHaveLength(1);
+    expect(decodeHeader(frames[0])).toEqual({ type: MessageType.PYTHON_CALL, id: 2 ** 40 + 7 });
+    expect(decodeMessage(frames, ctx)).toEqual({ type: MessageType.PYTHON_CALL, id: 2 ** 40 + 7, payload: { fn: 'f', args: [1] } });
   });
 
-  it('rejects a tensor frame of the wrong size', () => {
-    const frames = encodeMessage({ type: MessageType.PYTHON_CALL, id: 3, payload: tensor([1, 2]) }, ctx);
-    frames[2] = new Uint8Array(3);
-    expect(() => decodeMessage(frames, ctx)).toThrow(RpcError);
+  it('each tensor is a frame of its own, straight from its storage', () => {
+    const t = tensor([1, 2, 3], { dtype: 'float64' });
+    const frames = encodeMessage({ type: MessageType.PYTHON_CALL, id: 3, payload: [t, 'x', t] }, ctx);
+    expect(frames).toHaveLength(3);
+    expect(frames[1]!.buffer).toBe(t.storage.data.buffer);
+    expect(frames[1]!.byteLength).toBe(24);
+    const [a, x, b] = decodeMessage(frames, ctx).payload as [typeof t, string, typeof t];
+    expect([a.tolist(), x, b.tolist(), a.dtype]).toEqual([[1, 2, 3], 'x', [1, 2, 3], 'float64']);
+  });
+
+  it('rejects a short header, another wire version, an unknown type (keeping the id to answer), and an unsafe id', () => {
+    expect(protocolError(() => decodeHeader(new Uint8Array(5))).message).toContain('expected at least 12');
+    const head = new Uint8Array(HEADER_BYTES);
+    writeHeader(head, MessageType.PYTHON_CALL, 1);
+    head[0] = 9;
+    expect(protocolError(() => decodeHeader(head)).message).toBe('unsupported wire version 9 (this worker speaks 2)');
+    writeHeader(head, 0x999, 42);
+    const unknown = protocolError(() => decodeHeader(head));
+    expect([unknown.message, unknown.messageId]).toEqual(['unknown message type 2457', 42]);
+    writeHeader(head, MessageType.PYTHON_CALL, 1);
+    head[11] = 0xff;
+    expect(protocolError(() => decodeHeader(head)).message).toContain('not a safe integer');
+  });
+
+  it('rejects tensor frames that are missing, extra or of the wrong size, naming the message id', () => {
+    const frames = encodeMessage({ type: MessageType.PYTHON_CALL, id: 5, payload: tensor([1, 2]) }, ctx);
+    const missing = protocolError(() => decodeMessage(frames.slice(0, 1), ctx));
+    expect([missing.message, missing.messageId]).toEqual(['tensor frame 0 is missing (message has 0 tensor frames)', 5]);
+    expect(protocolError(() => decodeMessage([...frames, new Uint8Array(4)], ctx)).message).toBe('message carries 2 tensor frames but its payload refers to 1');
+    expect(protocolError(() => decodeMessage([frames[0]!, new Uint8Array(3)], ctx)).message).toBe('tensor frame 0 has 3 bytes, expected 8 for float32 [2]');
   });
 
   it('fuzz: random frames never crash the decoder; they decode or throw RpcError PROTOCOL', () => {
+    const header = fc.tuple(fc.constantFrom(...Object.values(MessageType), 0, 0x999), fc.nat()).map(([type, id]) => {
+      const h = new Uint8Array(HEADER_BYTES);
+      writeHeader(h, type, id);
+      return h;
+    });
+    const head = fc.oneof(fc.uint8Array({ maxLength: 64 }), fc.tuple(header, fc.uint8Array({ maxLength: 64 })).map(([h, p]) => new Uint8Array([...h, ...p])));
     fc.assert(
-      fc.property(fc.array(fc.uint8Array({ maxLength: 64 }), { maxLength: 4 }), (frames) => {
+      fc.property(head, fc.array(fc.uint8Array({ maxLength: 32 }), { maxLength: 3 }), (first, rest) => {
         try {
-          decodeMessage(frames, ctx);
+          decodeMessage([first, ...rest], ctx);
         } catch (e) {
           expect(e).toBeInstanceOf(RpcError);
           expect((e as RpcError).code).toBe('PROTOCOL');
         }
       }),
-      { numRuns: 2000 },
+      { numRuns: 3000 },
     );
   });
 
-  it('fuzz: truncating a valid message anywhere is detected', () => {
-    const frames = encodeMessage({ type: MessageType.PYTHON_CALL, id: 1, payload: { fn: 'f', args: [tensor([1, 2, 3]), 'x', 1n] } }, ctx);
+  it('fuzz: truncating or flipping a byte of a valid message is detected or harmless, never a crash', () => {
+    const frames = encodeMessage(
+      { type: MessageType.PYTHON_CALL, id: 1, payload: { fn: 'f', args: [tensor([1, 2, 3]), 'x', 1n, new Map([[1, new Float64Array([2])]]), undefined] } },
+      ctx,
+    );
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: frames.length - 1 }), fc.nat(), (which, cut) => {
-        const copy = frames.map((f) => f.slice());
-        copy[which] = copy[which]!.slice(0, cut % Math.max(1, copy[which]!.byteLength));
+      fc.property(fc.integer({ min: 0, max: frames.length - 1 }), fc.nat(), fc.boolean(), fc.integer({ min: 0, max: 255 }), (which, at, truncate, byte) => {
+        const copy = frames.map((f) => new Uint8Array(f));
+        const target = copy[which]!;
+        if (truncate) copy[which] = target.slice(0, at % Math.max(1, target.byteLength));
+        else target[at % target.byteLength] = byte;
         try {
           decodeMessage(copy, ctx);
         } catch (e) {
           expect((e as RpcError).code).toBe('PROTOCOL');
         }
       }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -1,7 +1,6 @@
-import { Decoder, Encoder } from '@msgpack/msgpack';
-import type { Tensor } from '@wiregrad/tensor';
 import { RpcError } from '../errors.js';
-import { type CodecContext, decodePayload, encodePayload } from './codec.js';
+import { type CodecContext, decodePayload, encodePayloadShared } from './serialize.js';
+import { frameBytes } from './tensorFrames.js';
 import { isMessageType, type MessageType } from './messageType.js';
 
 /** PyTorch's Message: a type, an id matching request and response, a payload and its tensors. */
@@ -11,66 +10,88 @@ export interface Message {
   payload: unknown;
 }
 
-const VERSION = 1;
-const headerEncoder = new Encoder();
-const headerDecoder = new Decoder();
+/** Wire format version (byte 0 of every message). */
+export const WIRE_VERSION = 2;
+/** Bytes of the fixed header in front of the payload. */
+export const HEADER_BYTES = 12;
+/** Message ids are int64 in PyTorch; here they stay safe integers (hi word < 2^21). */
+const MAX_HI = 2 ** 21;
 
 /**
  * Note [Message framing]
- * A message is ZeroMQ frames: [header, payload, ...tensor bytes]. The header is MessagePack
- * {v, type, id, n} (n = number of tensor frames); the payload is MessagePack with extension
- * types (Note [Tensor frames]). Decoding checks every field and throws RpcError PROTOCOL on
- * anything malformed, so a bad peer can never crash the receive loop.
+ * A message is ZeroMQ frames: [head, ...tensor bytes]. `head` is a fixed 12-byte header
+ * followed by the MessagePack payload (Note [Tensor frames]):
+ *   byte 0 version | byte 1 reserved (0) | bytes 2-3 type (u16 LE) |
+ *   bytes 4-7 id low word (u32 LE) | bytes 8-11 id high word (u32 LE) ; the number of
+ *   tensor frames is the number of frames after `head`.
+ * One frame for the header and the payload keeps a small call at one ZeroMQ part. Decoding
+ * checks every field and throws RpcError PROTOCOL on anything malformed, so a bad peer can
+ * never crash the receive loop; `messageId` rides on the error once the id is known, so
+ * the agent can answer EXCEPTION to the right call.
  */
 export function encodeMessage(msg: Message, ctx: Omit<CodecContext, 'tensors' | 'frames'>): Uint8Array[] {
-  const full: CodecContext = { ...ctx, tensors: [], frames: [] };
-  const payload = encodePayload(msg.payload, full);
-  const header = headerEncoder.encode({ v: VERSION, type: msg.type, id: msg.id, n: full.tensors.length }).slice();
-  return [header, payload, ...full.tensors.map(tensorBytes)];
+  const full: CodecContext = { deviceMap: ctx.deviceMap, peer: ctx.peer, tensors: [], frames: [] };
+  const payload = encodePayloadShared(msg.payload, full);
+  // from Node's Buffer pool: a fresh small ArrayBuffer per message costs more than the encoding
+  const head = Buffer.allocUnsafe(HEADER_BYTES + payload.byteLength);
+  writeHeader(head, msg.type, msg.id);
+  head.set(payload, HEADER_BYTES);
+  if (full.tensors.length === 0) return [head];
+  return [head, ...full.tensors.map(frameBytes)];
 }
 
-function tensorBytes(t: Tensor): Uint8Array {
-  const data = t.storage.data;
-  const bytes = data.BYTES_PER_ELEMENT;
-  return new Uint8Array(data.buffer, data.byteOffset + t.offset * bytes, t.numel * bytes);
+/** Writes the fixed header of Note [Message framing] into the first HEADER_BYTES of `head`. */
+export function writeHeader(head: Uint8Array, type: number, id: number): void {
+  head[0] = WIRE_VERSION;
+  head[1] = 0;
+  head[2] = type & 0xff;
+  head[3] = type >>> 8;
+  writeU32(head, 4, id >>> 0);
+  writeU32(head, 8, Math.floor(id / 2 ** 32));
+}
+
+function writeU32(b: Uint8Array, at: number, v: number): void {
+  b[at] = v & 0xff;
+  b[at + 1] = (v >>> 8) & 0xff;
+  b[at + 2] = (v >>> 16) & 0xff;
+  b[at + 3] = v >>> 24;
+}
+
+function readU32(b: Uint8Array, at: number): number {
+  return (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
 }
 
 export interface Header {
   type: MessageType;
   id: number;
-  n: number;
 }
 
 export function decodeHeader(frame: Uint8Array | undefined): Header {
-  if (!frame) throw new RpcError('PROTOCOL', 'message has no header frame');
-  let h: unknown;
-  try {
-    h = headerDecoder.decode(frame);
-  } catch (e) {
-    throw new RpcError('PROTOCOL', `malformed message header: ${(e as Error).message}`);
-  }
-  const { v, type, id, n } = (h ?? {}) as Record<string, unknown>;
-  if (v !== VERSION) throw new RpcError('PROTOCOL', `unsupported message version ${String(v)}`);
-  if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw new RpcError('PROTOCOL', `message id must be an integer, got ${String(id)}`);
-  if (!isMessageType(type)) throw Object.assign(new RpcError('PROTOCOL', `unknown message type ${String(type)}`), { messageId: id });
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new RpcError('PROTOCOL', `bad tensor frame count ${String(n)}`);
-  return { type, id, n };
+  if (!frame) throw new RpcError('PROTOCOL', 'message has no frames');
+  if (frame.byteLength < HEADER_BYTES) throw new RpcError('PROTOCOL', `message header is ${frame.byteLength} bytes, expected at least ${HEADER_BYTES}`);
+  const version = frame[0]!;
+  if (version !== WIRE_VERSION) throw new RpcError('PROTOCOL', `unsupported wire version ${version} (this worker speaks ${WIRE_VERSION})`);
+  const hi = readU32(frame, 8);
+  if (hi >= MAX_HI) throw new RpcError('PROTOCOL', `message id is not a safe integer`);
+  const id = hi * 2 ** 32 + readU32(frame, 4);
+  const type = frame[2]! | (frame[3]! << 8);
+  if (!isMessageType(type)) throw Object.assign(new RpcError('PROTOCOL', `unknown message type ${type}`), { messageId: id });
+  return { type, id };
 }
 
-/** Decodes a whole message (`header` when the caller already decoded frame 0). */
+/** Decodes a whole message (`header` when the caller already decoded it from frame 0). */
 export function decodeMessage(frames: Uint8Array[], ctx: Omit<CodecContext, 'tensors' | 'frames'>, header: Header = decodeHeader(frames[0])): Message {
-  const payloadFrame = frames[1];
-  if (!payloadFrame) throw new RpcError('PROTOCOL', 'message has no payload frame');
-  const tensorFrames = frames.slice(2);
-  if (tensorFrames.length !== header.n) {
-    throw new RpcError('PROTOCOL', `message declares ${header.n} tensor frames but carries ${tensorFrames.length}`);
-  }
+  const head = frames[0]!;
+  const full: CodecContext = { deviceMap: ctx.deviceMap, peer: ctx.peer, tensors: [], frames: frames.length > 1 ? frames.slice(1) : [] };
   let payload: unknown;
   try {
-    payload = decodePayload(payloadFrame, { ...ctx, tensors: [], frames: tensorFrames });
+    payload = decodePayload(head.subarray(HEADER_BYTES), full);
+    if (full.tensors.length !== full.frames.length) {
+      throw new RpcError('PROTOCOL', `message carries ${full.frames.length} tensor frames but its payload refers to ${full.tensors.length}`);
+    }
   } catch (e) {
-    if (e instanceof RpcError) throw e;
-    throw new RpcError('PROTOCOL', `malformed payload: ${(e as Error).message}`);
+    const err = e instanceof RpcError ? e : new RpcError('PROTOCOL', `malformed payload: ${(e as Error).message}`);
+    throw Object.assign(err, { messageId: header.id });
   }
   return { type: header.type, id: header.id, payload };
 }

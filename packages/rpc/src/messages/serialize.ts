@@ -1,6 +1,7 @@
-import { Decoder, Encoder, ExtensionCodec } from '@msgpack/msgpack';
-import { type DType, Tensor, typedArrayFor, device as toDevice, TensorError } from '@wiregrad/tensor';
+import { Decoder, Encoder, ExtData, ExtensionCodec } from '@msgpack/msgpack';
+import { Tensor } from '@wiregrad/tensor';
 import { RpcError } from '../errors.js';
+import { type WireTensor, tensorFrame, tensorFromFrame } from './tensorFrames.js';
 
 /** What encoding collects (tensors become out-of-band frames) and decoding reads back. */
 export interface CodecContext {
@@ -29,37 +30,76 @@ export const EXT_USER_BASE = 16;
 
 const codec = new ExtensionCodec<CodecContext>();
 
-const TYPED: Record<string, { ctor: new (b: ArrayBuffer) => ArrayBufferView }> = {
-  Float32Array: { ctor: Float32Array },
-  Float64Array: { ctor: Float64Array },
-  Int32Array: { ctor: Int32Array },
-  Int16Array: { ctor: Int16Array },
-  Int8Array: { ctor: Int8Array },
-  Uint32Array: { ctor: Uint32Array },
-  Uint16Array: { ctor: Uint16Array },
-  Uint8ClampedArray: { ctor: Uint8ClampedArray },
+type TypedCtor = new (b: ArrayBuffer) => ArrayBufferView;
+const TYPED: Readonly<Record<string, TypedCtor>> = {
+  Float32Array, Float64Array, Int8Array, Int16Array, Int32Array, Uint16Array, Uint32Array, Uint8ClampedArray, BigInt64Array, BigUint64Array,
 };
+
+/**
+ * Note [Faithful payloads]
+ * MessagePack writes `undefined` as nil and -0 as the integer 0. A JS callee tells them
+ * apart (a default parameter sees undefined, not null; 1 / -0 is -Infinity), so every
+ * encoder routes both before msgpack's own rules: undefined as an empty extension, -0 as a
+ * float64. A decoded Uint8Array is msgpack's view into the received frame (a Buffer that
+ * keeps the whole frame alive); every decoder copies it into a plain Uint8Array of its own.
+ * Everything else is msgpack's, plus the extensions below.
+ */
+const UNDEFINED = new ExtData(EXT_UNDEFINED, new Uint8Array(0));
+
+interface EncoderInternals {
+  doEncode(v: unknown, depth: number): void;
+  encodeExtension(ext: ExtData): void;
+  encodeNumberAsFloat(n: number): void;
+  context: CodecContext;
+}
+
+function faithfulEncoder(): Encoder<CodecContext> {
+  const enc = new Encoder<CodecContext>({ extensionCodec: codec, context: {} as CodecContext });
+  const internals = enc as unknown as EncoderInternals;
+  const doEncode = internals.doEncode.bind(enc);
+  internals.doEncode = (v, depth) => {
+    if (v === undefined) internals.encodeExtension(UNDEFINED);
+    else if (v === 0 && 1 / v < 0) internals.encodeNumberAsFloat(v);
+    else doEncode(v, depth);
+  };
+  return enc;
+}
+
+interface DecoderInternals {
+  decodeBinary(byteLength: number, headOffset: number): Uint8Array;
+  context: CodecContext;
+}
+
+function faithfulDecoder(): Decoder<CodecContext> {
+  const dec = new Decoder<CodecContext>({ extensionCodec: codec, context: {} as CodecContext });
+  const internals = dec as unknown as DecoderInternals;
+  const decodeBinary = internals.decodeBinary.bind(dec);
+  internals.decodeBinary = (byteLength, headOffset) => new Uint8Array(decodeBinary(byteLength, headOffset));
+  return dec;
+}
 
 // Encoders and decoders are reusable but not reentrant (extensions encode nested values), so
 // each nesting depth gets its own instance; construction is what a fresh one per call costs.
+// pack() returns a view of its encoder's buffer: the caller copies it (the parent encoder
+// writes an extension's bytes into its own buffer; encodeMessage copies the top level).
 const encoders: Encoder<CodecContext>[] = [];
 const decoders: Decoder<CodecContext>[] = [];
 let depth = 0;
 
 function pack(v: unknown, ctx: CodecContext): Uint8Array {
-  const enc = (encoders[depth] ??= new Encoder({ extensionCodec: codec, context: ctx }));
-  (enc as unknown as { context: CodecContext }).context = ctx;
+  const enc = (encoders[depth] ??= faithfulEncoder());
+  (enc as unknown as EncoderInternals).context = ctx;
   depth++;
   try {
-    return enc.encode(v).slice();
+    return enc.encodeSharedRef(v);
   } finally {
     depth--;
   }
 }
 
 function unpack(b: Uint8Array, ctx: CodecContext): unknown {
-  const dec = (decoders[depth] ??= new Decoder({ extensionCodec: codec, context: ctx }));
-  (dec as unknown as { context: CodecContext }).context = ctx;
+  const dec = (decoders[depth] ??= faithfulDecoder());
+  (dec as unknown as DecoderInternals).context = ctx;
   depth++;
   try {
     return dec.decode(b);
@@ -68,21 +108,8 @@ function unpack(b: Uint8Array, ctx: CodecContext): unknown {
   }
 }
 
-/** A copy of `bytes` in a fresh (aligned) ArrayBuffer. */
-function ownBuffer(bytes: Uint8Array): ArrayBuffer {
-  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-}
-
-/**
- * Note [Tensor frames]
- * A tensor in a payload is encoded as a small extension record {i, dtype, shape, device};
- * its bytes travel as frame i after the payload, taken straight from the (contiguous)
- * storage, so tensors never pass through a string or a JS number array. A non-contiguous
- * view is made contiguous first and arrives with the same values and shape. The device it
- * lands on follows the sender's device map for the receiver; a gpu tensor without a map
- * is an error, never a silent copy.
- */
-function encodeTensor(t: Tensor, ctx: CodecContext): unknown {
+/** A tensor becomes a record and a frame (Note [Tensor frames]), landing where the device map says. */
+function encodeTensor(t: Tensor, ctx: CodecContext): WireTensor {
   const src = t.device.toString();
   const target = ctx.deviceMap[src] ?? (t.device.type === 'cpu' ? 'cpu' : null);
   if (target === null) {
@@ -91,34 +118,30 @@ function encodeTensor(t: Tensor, ctx: CodecContext): unknown {
       `tensor on ${src} cannot be sent without a device map entry for it (set backendOptions.deviceMaps[<worker>]['${src}'])`,
     );
   }
-  const i = ctx.tensors.length;
-  ctx.tensors.push(t.device.type === 'cpu' ? t.contiguous() : t.cpu().contiguous());
-  return { i, dtype: t.dtype, shape: [...t.shape], device: target, rg: t.requiresGrad };
+  return tensorFrame(t, target, ctx.tensors);
 }
 
 function decodeTensor(data: unknown, ctx: CodecContext): Tensor {
-  const { i, dtype, shape, device, rg } = data as { i: number; dtype: DType; shape: number[]; device: string; rg?: boolean };
-  const frame = ctx.frames[i];
-  if (!frame) throw new RpcError('PROTOCOL', `tensor frame ${i} is missing (message has ${ctx.frames.length} tensor frames)`);
-  const arr = typedArrayFor(dtype, 0);
-  const bytesPer = arr.BYTES_PER_ELEMENT;
-  const numel = shape.reduce((p, s) => p * s, 1);
-  if (frame.byteLength !== numel * bytesPer) {
-    throw new RpcError('PROTOCOL', `tensor frame ${i} has ${frame.byteLength} bytes, expected ${numel * bytesPer} for ${dtype} [${shape.join(', ')}]`);
-  }
-  const aligned = frame.byteOffset % bytesPer === 0 ? frame : new Uint8Array(ownBuffer(frame));
-  const Ctor = arr.constructor as new (b: ArrayBufferLike, o: number, n: number) => Float32Array;
-  const data_ = new Ctor(aligned.buffer, aligned.byteOffset, numel);
-  try {
-    const t = Tensor.fromTypedArray(data_, shape, dtype);
-    const placed = device === 'cpu' ? t : t.to(toDevice(device as 'cpu'));
-    // like a pickled torch tensor, it arrives as a leaf that keeps requires_grad
-    if (rg === true && (dtype === 'float32' || dtype === 'float64')) placed.requiresGrad = true;
-    return placed;
-  } catch (e) {
-    if (e instanceof TensorError) throw new RpcError('PROTOCOL', `bad tensor in message: ${e.message}`);
-    throw e;
-  }
+  const t = tensorFromFrame(data, ctx.frames);
+  ctx.tensors.push(t);
+  return t;
+}
+
+function decodeTyped(data: unknown): ArrayBufferView {
+  const { kind, bytes } = (data ?? {}) as { kind?: unknown; bytes?: unknown };
+  const Ctor = typeof kind === 'string' && Object.hasOwn(TYPED, kind) ? TYPED[kind]! : null;
+  if (!Ctor || !(bytes instanceof Uint8Array)) throw new RpcError('PROTOCOL', `bad typed array in message: ${String(kind)}`);
+  // the decoder already copied `bytes` into a buffer of its own (aligned, offset 0)
+  return new Ctor(bytes.buffer as ArrayBuffer);
+}
+
+function decodeError(data: unknown): Error {
+  const { name, message, stack, code } = (data ?? {}) as { name?: unknown; message?: unknown; stack?: unknown; code?: unknown };
+  const e = new Error(String(message));
+  e.name = String(name);
+  e.stack = String(stack);
+  if (code !== null && code !== undefined) (e as Error & { code: unknown }).code = code;
+  return e;
 }
 
 function register<T>(type: number, hook: ExtensionHook<T>): void {
@@ -130,35 +153,33 @@ function register<T>(type: number, hook: ExtensionHook<T>): void {
 }
 
 register<Tensor>(EXT_TENSOR, { test: (v): v is Tensor => v instanceof Tensor, encode: encodeTensor, decode: decodeTensor });
-register<bigint>(EXT_BIGINT, { test: (v): v is bigint => typeof v === 'bigint', encode: (v) => v.toString(), decode: (d) => BigInt(d as string) });
+register<bigint>(EXT_BIGINT, {
+  test: (v): v is bigint => typeof v === 'bigint',
+  encode: (v) => v.toString(),
+  decode: (d) => {
+    if (typeof d !== 'string' || !/^-?\d+$/.test(d)) throw new RpcError('PROTOCOL', `bad bigint in message: ${String(d)}`);
+    return BigInt(d);
+  },
+});
 register<Map<unknown, unknown>>(EXT_MAP, {
   test: (v): v is Map<unknown, unknown> => v instanceof Map,
   encode: (v) => [...v.entries()],
-  decode: (d) => new Map(d as [unknown, unknown][]),
+  decode: (d) => {
+    if (!Array.isArray(d) || !d.every((e) => Array.isArray(e) && e.length === 2)) throw new RpcError('PROTOCOL', 'bad Map in message');
+    return new Map(d as [unknown, unknown][]);
+  },
 });
 register<ArrayBufferView>(EXT_TYPED, {
-  test: (v): v is ArrayBufferView => ArrayBuffer.isView(v) && !(v instanceof Uint8Array) && !(v instanceof DataView) && v.constructor.name in TYPED,
+  test: (v): v is ArrayBufferView => ArrayBuffer.isView(v) && Object.hasOwn(TYPED, v.constructor.name),
   encode: (v) => ({ kind: v.constructor.name, bytes: new Uint8Array(v.buffer, v.byteOffset, v.byteLength) }),
-  decode: (d) => {
-    const { kind, bytes } = d as { kind: string; bytes: Uint8Array };
-    const entry = TYPED[kind];
-    if (!entry) throw new RpcError('PROTOCOL', `unknown typed array kind ${kind}`);
-    return new entry.ctor(ownBuffer(bytes));
-  },
+  decode: decodeTyped,
 });
 register<Error>(EXT_ERROR, {
   test: (v): v is Error => v instanceof Error,
   encode: (v) => ({ name: v.name, message: v.message, stack: v.stack ?? '', code: (v as { code?: unknown }).code ?? null }),
-  decode: (d) => {
-    const { name, message, stack, code } = d as { name: string; message: string; stack: string; code: unknown };
-    const e = new Error(message);
-    e.name = name;
-    e.stack = stack;
-    if (code !== null) (e as Error & { code: unknown }).code = code;
-    return e;
-  },
+  decode: decodeError,
 });
-register<undefined>(EXT_UNDEFINED, { test: (v): v is undefined => v === undefined, encode: () => 0, decode: () => undefined });
+codec.register({ type: EXT_UNDEFINED, encode: () => null, decode: () => undefined });
 
 /** Lets other modules (RRefs) travel inside payloads as their own extension type. */
 export function registerExtension<T>(type: number, hook: ExtensionHook<T>): void {
@@ -166,7 +187,8 @@ export function registerExtension<T>(type: number, hook: ExtensionHook<T>): void
   register(type, hook);
 }
 
-export function encodePayload(value: unknown, ctx: CodecContext): Uint8Array {
+/** The payload's MessagePack bytes, as a view valid until the next encode: copy it. */
+export function encodePayloadShared(value: unknown, ctx: CodecContext): Uint8Array {
   return pack(value, ctx);
 }
 

@@ -2,7 +2,7 @@ import type { WorkerInfo } from '../agent/workerInfo.js';
 import { request } from '../call.js';
 import { RpcError } from '../errors.js';
 import { Future } from '../future.js';
-import { EXT_USER_BASE, registerExtension } from '../messages/codec.js';
+import { EXT_USER_BASE, registerExtension } from '../messages/serialize.js';
 import { MessageType } from '../messages/messageType.js';
 import { rpcState, timeoutMs } from '../state.js';
 import { type GloballyUniqueId, gidKey, gidString, newGid } from './globallyUniqueId.js';

@@ -1,6 +1,5 @@
 import { Dealer } from 'zeromq';
-import { encode } from '@msgpack/msgpack';
-import { initRpc, register, rpcSync, rpcState, shutdown, MessageType } from '@wiregrad/rpc';
+import { encodeMessage, initRpc, register, rpcSync, rpcState, shutdown, MessageType } from '@wiregrad/rpc';
 import type { ScenarioContext } from '../worker.js';
 
 register('secret', () => 42);
@@ -14,7 +13,7 @@ export async function run({ rank, worldSize, initMethod, extra }: ScenarioContex
     // knows the server's public key but is not a member: the ZAP handler refuses its key
     const raw = new Dealer({ routingId: 'intruder', linger: 0, receiveTimeout: 1500, curveServerKey: keys[1]!.publicKey, curvePublicKey: intruder.publicKey, curveSecretKey: intruder.secretKey });
     raw.connect(rpcState().agent.peerAddresses.get(1)!);
-    await raw.send([encode({ v: 1, type: MessageType.PYTHON_CALL, id: 1, n: 0 }), encode({ fn: 'secret', args: [] })]);
+    await raw.send(encodeMessage({ type: MessageType.PYTHON_CALL, id: 1, payload: { fn: 'secret', args: [] } }, { deviceMap: {}, peer: 1 }));
     try {
       await raw.receive();
       intruderGotAnswer = true;

@@ -1,8 +1,18 @@
-import { decode, encode } from '@msgpack/msgpack';
+import { encode } from '@msgpack/msgpack';
 import { Dealer } from 'zeromq';
+import { tensor } from '@wiregrad/tensor';
 import type { RpcError } from '@wiregrad/rpc';
-import { initRpc, register, rpcSync, rpcState, shutdown, MessageType } from '@wiregrad/rpc';
+import { decodeMessage, encodeMessage, initRpc, register, rpcSync, rpcState, shutdown, MessageType } from '@wiregrad/rpc';
+import { HEADER_BYTES, writeHeader } from '../../messages/message.js';
 import type { ScenarioContext } from '../worker.js';
+
+/** A message written by hand: Note [Message framing]'s header in front of `payload`. */
+function handMade(type: number, id: number, payload: Uint8Array): Uint8Array {
+  const head = new Uint8Array(HEADER_BYTES + payload.byteLength);
+  writeHeader(head, type, id);
+  head.set(payload, HEADER_BYTES);
+  return head;
+}
 
 register('ping', () => 'pong');
 
@@ -19,18 +29,19 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   const ask = async (frames: Uint8Array[]) => {
     await raw.send(frames);
     try {
-      const [header, payload] = await raw.receive();
-      answers.push({ header: decode(header!), payload: decode(payload!) });
+      const reply = decodeMessage(await raw.receive(), { deviceMap: {}, peer: 0 });
+      answers.push({ header: { type: reply.type, id: reply.id }, payload: reply.payload });
     } catch {
       answers.push('no answer');
     }
   };
   try {
-    await ask([new Uint8Array([0xc1, 0xff])]); // not MessagePack
-    await ask([encode({ v: 1, type: 0x999, id: 7, n: 0 }), encode({})]); // unknown type
-    await ask([encode({ v: 1, type: MessageType.PYTHON_CALL, id: 8, n: 2 }), encode({ fn: 'ping', args: [] })]); // missing tensor frames
-    await ask([encode({ v: 1, type: MessageType.PYTHON_CALL, id: 9, n: 0 }), new Uint8Array([0x92, 0x01])]); // truncated payload
-    await ask([encode({ v: 1, type: MessageType.PYTHON_CALL, id: 10, n: 0 }), new Uint8Array(128 * 1024)]); // oversized
+    await ask([new Uint8Array([0xc1, 0xff])]); // shorter than a header
+    await ask([handMade(0x999, 7, encode({}))]); // unknown type
+    const [head] = encodeMessage({ type: MessageType.PYTHON_CALL, id: 8, payload: { fn: 'ping', args: [tensor([1, 2])] } }, { deviceMap: {}, peer: 0 });
+    await ask([head!]); // its tensor frame is missing
+    await ask([handMade(MessageType.PYTHON_CALL, 9, new Uint8Array([0x92, 0x01]))]); // truncated payload
+    await ask([handMade(MessageType.PYTHON_CALL, 10, new Uint8Array(128 * 1024))]); // oversized
   } finally {
     raw.close();
   }

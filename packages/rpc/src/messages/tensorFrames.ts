@@ -1,0 +1,109 @@
+import { type DType, DTYPES, Tensor, TensorError, device as toDevice, typedArrayFor } from '@wiregrad/tensor';
+import { RpcError } from '../errors.js';
+
+/** What a tensor is inside a payload; its elements are tensor frame `i` of the message. */
+export interface WireTensor {
+  i: number;
+  dtype: DType;
+  shape: number[];
+  /** only for a strided (non-contiguous) view: its strides over the elements of the frame */
+  strides?: number[];
+  device: string;
+  rg: boolean;
+}
+
+/** PyTorch's cloneSparseTensors rule: a view is copied when its span is big and mostly unused. */
+const MIN_RECOPY_BYTES = 8 * 1024;
+const MIN_RECOPY_MULTIPLE = 2;
+
+/** Elements from the first to the last one a view reads (its strides are never negative). */
+function spanOf(shape: readonly number[], strides: readonly number[]): number {
+  let last = 0;
+  for (let d = 0; d < shape.length; d++) {
+    if (shape[d] === 0) return 0;
+    last += (shape[d]! - 1) * strides[d]!;
+  }
+  return last + 1;
+}
+
+/**
+ * Note [Tensor frames]
+ * A tensor in a payload is a small record (WireTensor); its bytes travel as a ZeroMQ frame
+ * of their own, a view straight into the storage, so tensors never pass through a string
+ * or a JS number array. A contiguous tensor sends its `numel` elements. A strided view
+ * sends the span of storage it reads and its strides, so it arrives as the same view
+ * (PyTorch's test_non_cont_tensors: non-contiguous stays non-contiguous), unless the span
+ * is at least 8 KiB and twice the useful bytes: then, as PyTorch does, a contiguous copy
+ * goes instead. The receiver checks the frame's size against dtype, shape and strides.
+ * The frame aliases the storage until ZeroMQ has sent it: like PyTorch, a caller must not
+ * modify a tensor it passed to a pending call.
+ */
+export function tensorFrame(t: Tensor, device: string, frames: Tensor[]): WireTensor {
+  const host = t.device.type === 'cpu' ? t : t.cpu();
+  const record: WireTensor = { i: frames.length, dtype: t.dtype, shape: [...t.shape], device, rg: t.requiresGrad };
+  if (host.isContiguous()) {
+    frames.push(host);
+    return record;
+  }
+  const bytesPer = host.storage.data.BYTES_PER_ELEMENT;
+  const span = spanOf(host.shape, host.strides);
+  const wasteful = span * bytesPer >= MIN_RECOPY_BYTES && span >= MIN_RECOPY_MULTIPLE * host.numel;
+  if (wasteful || host.strides.some((s) => s < 0)) {
+    frames.push(host.contiguous());
+    return record;
+  }
+  frames.push(host);
+  record.strides = [...host.strides];
+  return record;
+}
+
+/** The bytes of a tensor frame: the contiguous elements, or the span a strided view reads. */
+export function frameBytes(t: Tensor): Uint8Array {
+  const data = t.storage.data;
+  const bytesPer = data.BYTES_PER_ELEMENT;
+  const elements = t.isContiguous() ? t.numel : spanOf(t.shape, t.strides);
+  return new Uint8Array(data.buffer, data.byteOffset + t.offset * bytesPer, elements * bytesPer);
+}
+
+const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+
+function checkRecord(data: unknown): WireTensor {
+  const r = data as Partial<WireTensor> | null;
+  const bad = (what: string) => new RpcError('PROTOCOL', `bad tensor record in message: ${what}`);
+  if (r === null || typeof r !== 'object') throw bad('not an object');
+  if (!isCount(r.i)) throw bad(`frame index ${String(r.i)}`);
+  if (!DTYPES.includes(r.dtype as DType)) throw bad(`dtype ${String(r.dtype)}`);
+  if (!Array.isArray(r.shape) || !r.shape.every(isCount)) throw bad(`shape ${JSON.stringify(r.shape)}`);
+  if (r.strides !== undefined && (!Array.isArray(r.strides) || r.strides.length !== r.shape.length || !r.strides.every(isCount))) {
+    throw bad(`strides ${JSON.stringify(r.strides)} for shape [${r.shape.join(', ')}]`);
+  }
+  if (typeof r.device !== 'string') throw bad(`device ${String(r.device)}`);
+  return r as WireTensor;
+}
+
+/** Rebuilds a tensor from its record and frame (copied only when the frame is misaligned). */
+export function tensorFromFrame(data: unknown, frames: readonly Uint8Array[]): Tensor {
+  const { i, dtype, shape, strides, device, rg } = checkRecord(data);
+  const frame = frames[i];
+  if (!frame) throw new RpcError('PROTOCOL', `tensor frame ${i} is missing (message has ${frames.length} tensor frames)`);
+  const empty = typedArrayFor(dtype, 0);
+  const Ctor = empty.constructor as new (b: ArrayBufferLike, offset: number, length: number) => Float32Array;
+  const bytesPer = empty.BYTES_PER_ELEMENT;
+  const elements = strides ? spanOf(shape, strides) : shape.reduce((p, s) => p * s, 1);
+  if (frame.byteLength !== elements * bytesPer) {
+    throw new RpcError('PROTOCOL', `tensor frame ${i} has ${frame.byteLength} bytes, expected ${elements * bytesPer} for ${dtype} [${shape.join(', ')}]`);
+  }
+  const aligned = frame.byteOffset % bytesPer === 0 ? frame : new Uint8Array(frame);
+  const values = new Ctor(aligned.buffer, aligned.byteOffset, elements);
+  try {
+    const flat = Tensor.fromTypedArray(values, strides ? [elements] : shape, dtype);
+    const t = strides ? new Tensor(flat.storage, shape, strides, 0) : flat;
+    const placed = device === 'cpu' ? t : t.to(toDevice(device as 'cpu'));
+    // like an unpickled torch tensor, it arrives as a leaf that keeps requires_grad
+    if (rg === true && (dtype === 'float32' || dtype === 'float64')) placed.requiresGrad = true;
+    return placed;
+  } catch (e) {
+    if (e instanceof TensorError) throw new RpcError('PROTOCOL', `bad tensor in message: ${e.message}`);
+    throw e;
+  }
+}
