@@ -10,8 +10,8 @@ const nameOf = new Map<Fn, string>();
  * Note [Functions travel by name]
  * PyTorch pickles Python functions; wiregrad sends only a registered name, so nothing runs on
  * a worker that the worker did not register itself. Every exported @wiregrad/tensor function
- * is registered under its export name, so `rpcSync('w1', add, [a, b])` works like
- * `rpc_sync("w1", torch.add, (a, b))`.
+ * is registered under its export name (its plumbing aside), so `rpcSync('w1', add, [a, b])`
+ * works like `rpc_sync("w1", torch.add, (a, b))`.
  */
 export function register(name: string, fn: Fn): void {
   if (typeof name !== 'string' || name.length === 0) throw new RpcError('INVALID_ARGUMENT', 'register(name, fn) needs a non-empty name');
@@ -41,9 +41,15 @@ function isClass(v: unknown): boolean {
   return typeof v === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(v));
 }
 
+/**
+ * The tensor package's plumbing (kernel registration and dispatch, autograd and storage hooks)
+ * is exported too, but no peer may call it: a remote setAutogradHooks would rewire a worker.
+ */
+const INFRASTRUCTURE = /^(register|install|set|on)[A-Z]|Kernel/;
+
 const builtins = new Set<string>();
 for (const [name, value] of Object.entries(tensorOps)) {
-  if (typeof value === 'function' && !isClass(value)) {
+  if (typeof value === 'function' && !isClass(value) && !INFRASTRUCTURE.test(name)) {
     register(name, value as Fn);
     builtins.add(name);
   }

@@ -1,7 +1,9 @@
-import { add, ones, tensor, type Tensor } from '@wiregrad/tensor';
-import type { RpcError} from '@wiregrad/rpc';
-import { getWorkerInfo, getWorkerInfos, initRpc, register, rpcAsync, rpcSync, shutdown, waitAll } from '@wiregrad/rpc';
+import { add, max, ones, tensor, type Tensor } from '@wiregrad/tensor';
+import {
+  Future, getRpcTimeout, getWorkerInfo, getWorkerInfos, initRpc, register, remote, rpcAsync, rpcSync, setRpcTimeout, shutdown, waitAll,
+} from '@wiregrad/rpc';
 import type { ScenarioContext } from '../worker.js';
+import { errorOf, plain, sleep } from './util.js';
 
 class ValueError extends Error {
   override name = 'ValueError';
@@ -11,45 +13,88 @@ register('echo', (x: unknown) => x);
 register('raise', () => {
   throw new ValueError('Expected error');
 });
-register('slowAdd', async (a: number, b: number) => {
-  await new Promise((r) => setTimeout(r, 50));
-  return a + b;
+register('raiseEscaped', () => {
+  throw new ValueError('Expected error "with" \\escapes\\ and\nnewlines');
 });
-register('sleep', (ms: number) => new Promise((r) => setTimeout(() => r(ms), ms)));
+register('expectsNumber', (x: unknown) => {
+  if (typeof x !== 'number') throw new TypeError(`expected a number, got ${typeof x}`);
+  return x;
+});
+register('sleep', (ms: number) => sleep(ms).then(() => ms));
 register('nested', (to: string, a: Tensor) => rpcSync(to, add, [a, a]));
 register('whoami', () => getWorkerInfo().name);
-
-const errorOf = async (p: Promise<unknown>) => {
-  try {
-    await p;
-    return null;
-  } catch (e) {
-    return { name: (e as Error).name, message: (e as Error).message, code: (e as RpcError).code };
-  }
-};
+register('args', (...args: unknown[]) => args.map((a) => (a === undefined ? 'undefined' : a === null ? 'null' : typeof a)));
+// async_execution: a function returning a Promise (or a Future) is answered when it settles
+register('asyncAdd', async (to: string, a: number, b: number) => (await rpcAsync<number>(to, 'sleepAdd', [a, b])) + 1);
+register('sleepAdd', (a: number, b: number) => sleep(20).then(() => a + b));
+register('asyncRaise', async () => {
+  await sleep(5);
+  throw new TypeError('raised after await');
+});
+register('futureChain', (to: string, x: number) => rpcAsync<number>(to, 'sleepAdd', [x, 1]).then((v) => rpcAsync<number>(to, 'sleepAdd', [v, 1])));
+register('fanout', (tos: string[], x: number) => waitAll(tos.map((to) => rpcAsync<number>(to, 'sleepAdd', [x, 0]))));
+register('returnsFuture', () => Future.resolved('a future is awaited like a promise'));
+/** test_multi_layer_nested_async_rpc: a chain of `ttl` async hops through every worker */
+register('multiLayer', async (ttl: number, worldSize: number) => {
+  if (ttl === 0) return 0;
+  const next = (getWorkerInfo().id + 1) % worldSize;
+  return 1 + (await rpcAsync<number>(next, 'multiLayer', [ttl - 1, worldSize]));
+});
 
 export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   await initRpc(`worker${rank}`, { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 10 } });
+  const self = `worker${rank}`;
   const next = `worker${(rank + 1) % worldSize}`;
+  const third = `worker${(rank + 2) % worldSize}`;
   const out: Record<string, unknown> = {};
   out.infos = getWorkerInfos().map((w) => [w.name, w.id]);
-  out.self = getWorkerInfo().toString();
-  out.add = ((await rpcSync<Tensor>(next, add, [ones([2, 2]), ones([2, 2])])).tolist());
-  out.selfAdd = (await rpcSync<Tensor>(`worker${rank}`, 'add', [tensor([1]), 2])).tolist();
-  out.intCallee = await rpcSync((rank + 1) % worldSize, 'whoami');
-  out.async = await waitAll(Array.from({ length: 20 }, (_, i) => rpcAsync<number>(next, 'slowAdd', [i, 1])));
-  out.then = await rpcAsync<number>(next, 'slowAdd', [1, 1]).then((v) => v * 10);
-  const nonContig = tensor([[1, 2, 3], [4, 5, 6]], { dtype: 'float64' }).t();
-  const back = await rpcSync<Tensor>(next, 'echo', [{ t: nonContig, n: [1n << 60n, new Map([['k', new Int32Array([7])]]), null, 'str', true] }]);
-  out.echo = back;
-  out.remoteError = await errorOf(rpcSync(next, 'raise'));
-  out.unknownFn = await errorOf(rpcSync(next, 'doesNotExist'));
+  out.self = String(getWorkerInfo());
+  out.byName = String(getWorkerInfo(next));
+  out.unknownInfo = await errorOf(() => getWorkerInfo('nobody'));
+  out.add = (await rpcSync<Tensor>(next, add, [ones([2, 2]), ones([2, 2])])).tolist();
+  out.scalarAdd = (await rpcSync<Tensor>(next, add, [tensor([1, 2]), 3])).tolist();
+  out.selfAdd = [(await rpcSync<Tensor>(self, 'add', [tensor([1]), 2])).tolist(), (await rpcAsync<Tensor>(rank, add, [tensor([1]), 3])).tolist()];
+  out.builtinMax = (await rpcSync<Tensor>(next, max, [tensor([3, 9, 2])])).item();
+  out.toForms = [await rpcSync((rank + 1) % worldSize, 'whoami'), await rpcSync(getWorkerInfo(next), 'whoami'), await rpcSync(next, 'whoami')];
+  out.badRanks = [await errorOf(rpcSync(worldSize + 1, 'echo', [1])), await errorOf(rpcSync(-1, 'echo', [1])), await errorOf(rpcSync(rank + 0.5, 'echo', [1]))];
   out.unknownWorker = await errorOf(rpcSync('nobody', 'echo', [1]));
-  out.badRank = await errorOf(rpcSync(worldSize + 1, 'echo', [1]));
-  out.timeout = await errorOf(rpcSync(next, 'sleep', [2000], { timeout: 0.1 }));
-  out.nested = (await rpcSync<Tensor>(next, 'nested', [`worker${(rank + 2) % worldSize}`, tensor([3])])).tolist();
+  let seq = 0;
+  for (let i = 0; i < 20; i++) seq += (await rpcSync<Tensor>(next, add, [tensor([i]), 1])).item();
+  out.multiRpc = seq;
+  out.manyFutures = (await waitAll(Array.from({ length: 100 }, (_, i) => rpcAsync<Tensor>(next, add, [tensor([i]), 0])))).map((t) => t.item());
+  out.then = await rpcAsync<number>(next, 'sleepAdd', [1, 1]).then((v) => v * 10);
+  out.args = await rpcSync(next, 'args', [undefined, null, 1, 'x', 2n]);
+  const view = tensor([[1, 2, 3], [4, 5, 6]], { dtype: 'float64' }).t();
+  out.echo = plain(await rpcSync(next, 'echo', [{ t: view, n: [1n << 60n, new Map([['k', new Int32Array([7])]]), null, 'str', true, -0] }]));
+  out.remoteError = await errorOf(rpcSync(next, 'raise'));
+  out.escapedError = await errorOf(rpcSync(next, 'raiseEscaped'));
+  out.typeError = await errorOf(rpcSync(next, 'expectsNumber', ['one']));
+  out.unknownFn = await errorOf(rpcSync(next, 'doesNotExist'));
   out.unregistered = await errorOf(rpcSync(next, () => 1));
+  out.nested = (await rpcSync<Tensor>(next, 'nested', [third, tensor([3])])).tolist();
+  out.asyncAdd = await rpcSync(next, 'asyncAdd', [third, 1, 2]);
+  out.asyncRaise = await errorOf(rpcSync(next, 'asyncRaise'));
+  out.futureChain = await rpcSync(next, 'futureChain', [third, 1]);
+  out.fanout = await rpcSync(next, 'fanout', [[self, next, third], 7]);
+  out.returnsFuture = await rpcSync(next, 'returnsFuture');
+  out.asyncRemote = await remote<number>(next, 'asyncAdd', [third, 2, 2]).toHere();
+  out.multiLayer = await rpcSync(next, 'multiLayer', [20, worldSize]);
+  // timeouts: per call, the default, 0 = none; a new default applies only to new calls
+  out.timeout = await errorOf(rpcSync(next, 'sleep', [2000], { timeout: 0.1 }));
+  const inFlight = rpcAsync(next, 'sleep', [300]);
+  setRpcTimeout(0.1);
+  out.defaultTimeout = [getRpcTimeout(), await errorOf(rpcSync(next, 'sleep', [2000]))];
+  out.oldCallKeepsItsTimeout = await inFlight;
+  out.noTimeout = await rpcSync(next, 'sleep', [300], { timeout: 0 });
+  out.badTimeout = await errorOf(() => rpcSync(next, 'sleep', [1], { timeout: -1 }));
+  setRpcTimeout(10);
   await shutdown();
-  out.afterShutdown = await errorOf(rpcSync(next, 'echo', [1]));
-  return JSON.parse(JSON.stringify(out, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v instanceof Map ? [...v] : ArrayBuffer.isView(v) ? Array.from(v as Int32Array) : v && typeof v === 'object' && 'shape' in v && 'storage' in v ? { shape: (v as Tensor).shape, dtype: (v as Tensor).dtype, values: (v as Tensor).tolist(), contiguous: (v as Tensor).isContiguous() } : v)));
+  out.afterShutdown = [
+    await errorOf(rpcSync(next, 'echo', [1])),
+    await errorOf(rpcAsync(next, 'echo', [1])),
+    await errorOf(() => remote(next, 'echo', [1])),
+    await errorOf(() => getWorkerInfo()),
+  ];
+  out.shutdownTwice = await errorOf(shutdown());
+  return out;
 }

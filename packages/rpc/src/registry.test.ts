@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import * as T from '@wiregrad/tensor';
+import { functionName, isBuiltin, lookupFunction, register } from './registry.js';
+
+describe('function registry (Note [Functions travel by name])', () => {
+  it('pre-registers every tensor function under its export name, so the function itself can be passed', () => {
+    for (const name of ['add', 'matmul', 'sum', 'zeros', 'cat', 'softmax', 'tensor'] as const) {
+      expect(lookupFunction(name)).toBe(T[name]);
+      expect(functionName(T[name])).toBe(name);
+      expect(isBuiltin(name)).toBe(true);
+    }
+    expect(lookupFunction('var')).toBe(T.var_);
+  });
+
+  it("never exposes the tensor package's plumbing to peers", () => {
+    for (const name of ['setAutogradHooks', 'installAutogradMethods', 'registerKernel', 'registerTransfer', 'runKernel', 'getKernel', 'onStorageDispose']) {
+      expect(lookupFunction(name), name).toBeUndefined();
+    }
+  });
+
+  it('user functions travel by their registered name and are not builtins', () => {
+    const square = (x: number) => x * x;
+    register('registry.test.square', square);
+    expect(functionName(square)).toBe('registry.test.square');
+    expect(functionName('any.name')).toBe('any.name');
+    expect(isBuiltin('registry.test.square')).toBe(false);
+  });
+
+  it('re-registering a name replaces the function; shadowing a builtin makes it a user function', () => {
+    const first = () => 1;
+    const second = () => 2;
+    register('registry.test.f', first);
+    register('registry.test.f', second);
+    expect(lookupFunction('registry.test.f')).toBe(second);
+    expect(() => functionName(first)).toThrow('function first is not registered');
+    const myAbs = (x: number) => Math.abs(x);
+    register('abs', myAbs);
+    expect(isBuiltin('abs')).toBe(false);
+    register('abs', T.abs);
+    expect(isBuiltin('abs')).toBe(true);
+  });
+
+  it("refuses what PyTorch refuses, with its message: 'function should be callable.'", () => {
+    expect(() => register('x', 42 as never)).toThrow('function should be callable.');
+    expect(() => functionName(42)).toThrow('function should be callable.');
+    expect(() => register('', () => 1)).toThrow('needs a non-empty name');
+    expect(() => functionName(() => 1)).toThrow(/function <anonymous> is not registered: call register\(name, fn\) on every worker/);
+  });
+});
