@@ -63,7 +63,9 @@ describe('in-place and versions', () => {
     const x = leaf();
     const y = x.sigmoid();
     y.mul_(2);
-    expect(() => y.sum().backward()).toThrow(/one of the variables needed for gradient computation has been modified by an inplace operation: \[torch.DoubleTensor \[2\]\], which is output 0 of SigmoidBackward0, is at version 1; expected version 0 instead/);
+    expect(() => y.sum().backward()).toThrow(
+      'one of the variables needed for gradient computation has been modified by an inplace operation: [torch.DoubleTensor [2]], which is output 0 of SigmoidBackward0, is at version 1; expected version 0 instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with torch.autograd.set_detect_anomaly(True).',
+    );
   });
 
   it('refuses in-place on a leaf that requires grad, allows it under noGrad', () => {
@@ -80,39 +82,6 @@ describe('in-place and versions', () => {
     y.add_(x);
     y.sum().backward();
     expect(x.grad!.tolist()).toEqual([4, 4]);
-  });
-});
-
-describe('hooks', () => {
-  it('a tensor hook replaces the gradient; remove() undoes it', () => {
-    const x = leaf();
-    const h = x.registerHook((g) => g.mul(2));
-    x.sum().backward();
-    expect(x.grad!.tolist()).toEqual([2, 2]);
-    h.remove();
-    x.grad = null;
-    x.sum().backward();
-    expect(x.grad!.tolist()).toEqual([1, 1]);
-  });
-
-  it('node pre/post hooks can replace gradients (the docs example doubles a.grad)', () => {
-    const a = leaf([1]);
-    const b = a.mul(1);
-    (b.gradFn as Node).registerHook((gradInputs) => gradInputs.map((g) => g && g.mul(2)));
-    b.sum().backward();
-    expect(a.grad!.tolist()).toEqual([2]);
-  });
-
-  it('retainGrad keeps a non-leaf gradient; post-accumulate hooks see the updated .grad', () => {
-    const x = leaf();
-    const y = x.mul(3);
-    y.retainGrad();
-    expect(y.retainsGrad).toBe(true);
-    const seen: number[][] = [];
-    x.registerPostAccumulateGradHook((p) => void seen.push(p.grad!.tolist() as number[]));
-    y.sum().backward();
-    expect(y.grad!.tolist()).toEqual([1, 1]);
-    expect(seen).toEqual([[3, 3]]);
   });
 });
 
@@ -138,25 +107,6 @@ describe('grad modes', () => {
 });
 
 describe('custom Function', () => {
-  class Square extends Function {
-    static override forward(ctx: FunctionCtx, x: Tensor): Tensor {
-      ctx.saveForBackward(x);
-      return x.mul(x);
-    }
-    static override backward(ctx: FunctionCtx, g: Tensor): Tensor {
-      const [x] = ctx.savedTensors;
-      return g.mul(x!).mul(2);
-    }
-  }
-
-  it('runs forward without recording and backward through ctx', () => {
-    const x = leaf([3]);
-    const y = Square.apply<Tensor>(x);
-    expect((y.gradFn as Node).name()).toBe('SquareBackward');
-    y.sum().backward();
-    expect(x.grad!.tolist()).toEqual([6]);
-  });
-
   it('sums a broadcast gradient and rejects an incompatible one (validate_outputs)', () => {
     class Broadcasting extends Function {
       static override forward(ctx: FunctionCtx, x: Tensor): Tensor {

@@ -50,7 +50,7 @@ export function initToExecute(root: Node, task: GraphTask, outputs: readonly Edg
     if (accumulateGrad) info.needed = true;
     else (info.captures ??= []).push({ inputIdx: edge.inputNr, outputIdx, hooks: [] } satisfies Capture);
   });
-  task.capturedVars = new Array(outputs.length).fill(null);
+  task.capturedVars = accumulateGrad ? [] : new Array<null>(outputs.length).fill(null);
 
   const visited = new Set<Node>([root]);
   const frames: { fn: Node; child: number }[] = [{ fn: root, child: 0 }];
