@@ -75,6 +75,16 @@ describe('in-place and versions', () => {
     expect(x.tolist()).toEqual([2, 3]);
   });
 
+  it('y.mul_(w) with w requiring grad: the product keeps the old value of y (PyTorch saves original_self)', () => {
+    const x = leaf([1, 2]);
+    const w = leaf([3, 4]);
+    const y = x.mul(2);
+    y.mul_(w);
+    y.sum().backward();
+    expect(w.grad!.tolist()).toEqual([2, 4]);
+    expect(x.grad!.tolist()).toEqual([6, 8]);
+  });
+
   it('in-place on a non-leaf rebases its history with correct gradients', () => {
     const x = leaf([1, 2]);
     const y = x.mul(1);

@@ -1,4 +1,4 @@
-import type { Attrs, DType, Device, Tensor } from '@wiregrad/tensor';
+import { type Attrs, type DType, type Device, type Storage, type Tensor, clone } from '@wiregrad/tensor';
 import type { GradConfig, GradContext } from '../gradients/registry.js';
 import { AutogradError } from '../errors.js';
 import { GRAPH_FREED_MESSAGE, SavedVariable } from './savedVariable.js';
@@ -35,6 +35,18 @@ export class KernelNode extends Node implements GradContext {
       this.inputDevices[i] = t.device;
     }
     if (save) for (const i of save) this.savedInputs[i] = new SavedVariable(inputs[i]!, false);
+  }
+
+  /**
+   * Before an in-place write into `storage` of this node's result (`x.op_(y)` is op(x, y) then
+   * CopyInto, Note [In-place ops]), the inputs it saved from that storage are replaced by a
+   * clone taken now, still attached to their graph: PyTorch's original_self for in-place ops.
+   */
+  keepSavedInputsOf(storage: Storage): void {
+    this.savedInputs.forEach((s, i) => {
+      const t = s?.peek();
+      if (t?.storage === storage) this.savedInputs[i] = new SavedVariable(clone(t), false);
+    });
   }
 
   saveOutputs(outputs: readonly Tensor[]): void {

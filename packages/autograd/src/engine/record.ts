@@ -6,6 +6,7 @@ import { isGradEnabled, isInferenceMode } from '../gradMode.js';
 import { autogradMeta, peekMeta } from './autogradMeta.js';
 import { collectNextEdges, setHistory } from './gradientEdge.js';
 import { KernelNode } from './kernelNode.js';
+import { rebaseHistory } from './copySlices.js';
 
 const VIEW_KERNELS: ReadonlySet<string> = K.VIEW_KERNELS;
 const INPLACE: ReadonlySet<string> = K.INPLACE_KERNELS;
@@ -15,9 +16,11 @@ const INPLACE: ReadonlySet<string> = K.INPLACE_KERNELS;
  * Installed as @wiregrad/tensor's AutogradHooks (see Note [Autograd hooks] there). After a
  * kernel runs with grad mode on and an input that requires grad, a KernelNode with the
  * kernel's gradient rule becomes the gradFn of every floating-point output. In-place kernels
- * (CopyInto, Fill) rebase the target's history onto the new node; before they run, the
- * PyTorch checks: no in-place write into a leaf that requires grad, nor into a view of one,
- * nor into an inference tensor outside inferenceMode.
+ * (CopyInto, Fill) rebase the target's history onto the new node, or its base's for a view
+ * (See Note [In-place on views]); before they run, the PyTorch checks: no in-place write
+ * into a leaf that requires grad, nor into a view of one, nor into an inference tensor
+ * outside inferenceMode; and the node computing the value written keeps its own view of the
+ * old value (KernelNode.keepSavedInputsOf). Every view remembers its base, whatever the grad mode.
  */
 function beforeKernel(kernelName: string, inputs: readonly Tensor[]): void {
   if (!INPLACE.has(kernelName)) return;
@@ -33,16 +36,17 @@ function beforeKernel(kernelName: string, inputs: readonly Tensor[]): void {
     throw new AutogradError('LEAF_INPLACE', 'a leaf Variable that requires grad is being used in an in-place operation.');
   }
   const base = peekMeta(target)?.viewBase;
-  if (base && base.requiresGrad) {
-    if (base.isLeaf) throw new AutogradError('LEAF_INPLACE', 'a view of a leaf Variable that requires grad is being used in an in-place operation.');
-    throw new AutogradError(
-      'NOT_IMPLEMENTED',
-      `in-place ${kernelName} on a view of a tensor that requires grad is not supported (PyTorch rebases the base's history with CopySlices); write into a clone() instead`,
-    );
+  if (base?.isLeaf && base.requiresGrad) {
+    throw new AutogradError('LEAF_INPLACE', 'a view of a leaf Variable that requires grad is being used in an in-place operation.');
   }
+  const source = inputs[1]?.gradFn;
+  if (source instanceof KernelNode) source.keepSavedInputsOf(target.storage);
 }
 
 function afterKernel(kernelName: string, inputs: readonly Tensor[], attrs: Attrs, outputs: Tensor[]): void {
+  const input = inputs[0]!;
+  // views are tracked whatever the mode: a later in-place write must reach their base (Note [In-place on views])
+  if (VIEW_KERNELS.has(kernelName) && outputs[0]!.storage === input.storage) autogradMeta(outputs[0]!).viewBase = peekMeta(input)?.viewBase ?? input;
   if (isInferenceMode()) {
     for (const o of outputs) autogradMeta(o).inference = true;
     return;
@@ -55,13 +59,15 @@ function afterKernel(kernelName: string, inputs: readonly Tensor[], attrs: Attrs
   const node = new KernelNode(config, attrs, inputs);
   node.setNextEdges(collectNextEdges(inputs));
   if (isAnomalyEnabled()) node.forwardTrace = new Error().stack;
-  const targets = INPLACE.has(kernelName) ? [inputs[0]!] : outputs;
-  targets.forEach((o, i) => {
-    if (!isFloatingPoint(o.dtype)) return;
-    setHistory(o, node);
-    if (i === 0 && VIEW_KERNELS.has(kernelName)) autogradMeta(o).viewBase = peekMeta(inputs[0]!)?.viewBase ?? inputs[0]!;
-  });
-  node.saveOutputs(targets);
+  if (INPLACE.has(kernelName)) {
+    const base = peekMeta(input)?.viewBase;
+    if (base) rebaseHistory(base, input, node);
+    else setHistory(input, node);
+    node.saveOutputs([input]);
+    return;
+  }
+  for (const o of outputs) if (isFloatingPoint(o.dtype)) setHistory(o, node);
+  node.saveOutputs(outputs);
 }
 
 export function installRecording(): void {

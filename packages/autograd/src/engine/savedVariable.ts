@@ -55,6 +55,11 @@ export class SavedVariable {
     return t;
   }
 
+  /** The saved tensor without any check (null once released). */
+  peek(): Tensor | null {
+    return this.tensor;
+  }
+
   release(): void {
     this.tensor = null;
   }

@@ -1,0 +1,103 @@
+import { type Tensor, indexAdd, indexSelect, maskedFill, ones, reshape, tensor, zeros } from '@wiregrad/tensor';
+import { AutogradError } from '../errors.js';
+import { gradientEdge, setHistory } from './gradientEdge.js';
+import type { KernelNode } from './kernelNode.js';
+import { Node, type Grads } from './node.js';
+
+/**
+ * Note [In-place on views]
+ * Writing in place into a view V of a base B changes B, so B's history must change too
+ * (PyTorch's rebase_history with CopySlices, functions/tensor.cpp): B gets a CopySlices node
+ * wrapping the in-place kernel's own node `fn`. Its backward takes B's gradient, hands the
+ * slice V covers to `fn` (whose first result is the gradient of V's old value, null for an
+ * overwrite) and returns B's gradient with that slice replaced, plus `fn`'s gradients for
+ * the other inputs (the values written). V itself becomes a view of the new B
+ * (AsStridedBackward0). The slice is an index list into B's elements, so both backward rules
+ * are tensor ops (indexSelect / indexAdd / maskedFill) and differentiable again.
+ * B must be contiguous (every base a kernel allocates is). Unlike PyTorch, other views of B
+ * taken before the write keep their old history (PyTorch regenerates it lazily).
+ */
+function regionOf(base: Tensor, view: Tensor): Tensor {
+  if (!base.isContiguous()) {
+    throw new AutogradError('NOT_IMPLEMENTED', 'in-place writes into a view of a non-contiguous base are not supported; write into a clone() instead');
+  }
+  const index = new Int32Array(view.numel);
+  const counter = new Array<number>(view.ndim).fill(0);
+  for (let k = 0; k < view.numel; k++) {
+    let off = view.offset - base.offset;
+    for (let d = 0; d < view.ndim; d++) off += counter[d]! * view.strides[d]!;
+    index[k] = off;
+    for (let d = view.ndim - 1; d >= 0 && ++counter[d]! === view.shape[d]!; d--) counter[d] = 0;
+  }
+  const t = tensor(index);
+  return base.device.type === 'cpu' ? t : t.to(base.device);
+}
+
+export class CopySlices extends Node {
+  private readonly baseShape: readonly number[];
+  private readonly viewShape: readonly number[];
+  private readonly mask: Tensor;
+
+  constructor(
+    base: Tensor,
+    view: Tensor,
+    private readonly region: Tensor,
+    private readonly fn: KernelNode,
+  ) {
+    super();
+    this.baseShape = base.shape;
+    this.viewShape = view.shape;
+    this.mask = indexAdd(zeros([base.numel], { dtype: 'int32', device: base.device }), 0, region, ones([region.numel], { dtype: 'int32', device: base.device })).gt(0);
+    this.setNextEdges([gradientEdge(base), ...fn.nextEdges.slice(1)]);
+  }
+
+  name(): string {
+    return 'CopySlices';
+  }
+
+  apply([g]: Grads): Grads {
+    if (!g) return this.nextEdges.map(() => null);
+    const flat = reshape(g, [-1]);
+    const [viewGrad = null, ...rest] = this.fn.apply([reshape(indexSelect(flat, 0, this.region), this.viewShape)]);
+    let baseGrad = maskedFill(flat, this.mask, 0);
+    if (viewGrad) baseGrad = indexAdd(baseGrad, 0, this.region, reshape(viewGrad, [-1]));
+    return [reshape(baseGrad, this.baseShape), ...rest];
+  }
+
+  override releaseVariables(): void {
+    this.fn.releaseVariables();
+  }
+}
+
+/** The gradFn of a view written in place: the slice of its (new) base's gradient, like PyTorch's AsStridedBackward0. */
+class AsStridedBackward extends Node {
+  private readonly baseShape: readonly number[];
+  private readonly baseNumel: number;
+
+  constructor(
+    base: Tensor,
+    private readonly region: Tensor,
+  ) {
+    super();
+    this.baseShape = base.shape;
+    this.baseNumel = base.numel;
+    this.setNextEdges([gradientEdge(base)]);
+  }
+
+  name(): string {
+    return 'AsStridedBackward0';
+  }
+
+  apply([g]: Grads): Grads {
+    if (!g) return [null];
+    const flat = zeros([this.baseNumel], { dtype: g.dtype, device: g.device });
+    return [reshape(indexAdd(flat, 0, this.region, reshape(g, [-1])), this.baseShape)];
+  }
+}
+
+/** Records an in-place kernel `fn` that wrote into `view` of `base`: See Note [In-place on views]. */
+export function rebaseHistory(base: Tensor, view: Tensor, fn: KernelNode): void {
+  const region = regionOf(base, view);
+  setHistory(base, new CopySlices(base, view, region, fn));
+  setHistory(view, new AsStridedBackward(base, region));
+}
