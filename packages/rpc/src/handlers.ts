@@ -65,7 +65,7 @@ export function installHandlers(agent: Agent): void {
     return { type: MessageType.RREF_ACK, payload: {} };
   });
   agent.registerHandler(MessageType.RREF_CHILD_ACCEPT, async (msg) => {
-    rrefContext().pendingChildren.delete(gidKey((msg.payload as { forkId: GloballyUniqueId }).forkId));
+    rrefContext().acceptChild((msg.payload as { forkId: GloballyUniqueId }).forkId);
     return { type: MessageType.RREF_ACK, payload: {} };
   });
   agent.registerHandler(MessageType.RREF_USER_DELETE, async (msg) => {

@@ -1,5 +1,6 @@
 // @wiregrad/rpc — explicit named exports only.
 import './rref/proxy.js';
+import './rref/rrefWire.js';
 
 export { initRpc, rpcSync, rpcAsync, remote, shutdown, getWorkerInfo, getWorkerInfos, getRpcTimeout, setRpcTimeout, getRRefDebugInfo, getRpcStats, curveKeyPair, register } from './api.js';
 export type { BackendOptions, InitOptions, CallOptions, ShutdownOptions } from './api.js';

@@ -2,13 +2,10 @@ import type { WorkerInfo } from '../agent/workerInfo.js';
 import { request } from '../call.js';
 import { RpcError } from '../errors.js';
 import { Future } from '../future.js';
-import { EXT_USER_BASE, registerExtension } from '../messages/serialize.js';
 import { MessageType } from '../messages/messageType.js';
 import { rpcState, timeoutMs } from '../state.js';
 import { type GloballyUniqueId, gidKey, gidString, newGid } from './globallyUniqueId.js';
-import { rrefContext, sendControl } from './rrefContext.js';
-
-const EXT_RREF = EXT_USER_BASE;
+import { type RRefContext, rrefContext, sendControl } from './rrefContext.js';
 
 type Proxy = Record<string, (...args: unknown[]) => unknown>;
 interface Proxies {
@@ -49,13 +46,18 @@ interface UserState {
   released: boolean;
 }
 
-/** GC fallback for user RRefs that were never released (G1 still holds). */
-const finalizer = new FinalizationRegistry<{ owner: number; rrefId: GloballyUniqueId; forkId: GloballyUniqueId }>((held) => {
-  void sendControl(held.owner, MessageType.RREF_USER_DELETE, held).catch(() => {});
-});
+/** How long release() waits for a child that never sends RREF_CHILD_ACCEPT (its worker died). */
+const CHILD_ACCEPT_WAIT_MS = 30_000;
+
+/** GC fallback for user RRefs that were never released (G1 still holds), within their RPC session. */
+const finalizer = new FinalizationRegistry<{ home: RRefContext; owner: number; rrefId: GloballyUniqueId; forkId: GloballyUniqueId }>(
+  ({ home, owner, rrefId, forkId }) => {
+    if (home === rrefContext()) void sendControl(owner, MessageType.RREF_USER_DELETE, { rrefId, forkId }).catch(() => {});
+  },
+);
 
 /** GC fallback for owner views that were never released: the local reference goes. */
-const ownerFinalizer = new FinalizationRegistry<GloballyUniqueId>((rrefId) => rrefContext().dropLocalRef(rrefId));
+const ownerFinalizer = new FinalizationRegistry<{ home: RRefContext; rrefId: GloballyUniqueId }>(({ home, rrefId }) => home.dropLocalRef(rrefId));
 
 /**
  * A remote reference (PyTorch's RRef): `new RRef(value)` makes a local owner RRef;
@@ -68,12 +70,15 @@ export class RRef<T = unknown> {
   /** creation of a user RRef by remote(): rejects if the remote call failed */
   private creation: Future<void> = Future.resolved<void>(undefined);
   private ownerReleased = false;
+  /** the RPC session this RRef belongs to: shutdown() deletes every RRef of its session */
+  private readonly home: RRefContext;
 
   constructor(value: T) {
     const { self } = rpcState();
     this.ownerId = self.id;
     this.rrefId = newGid(self.id);
-    const entry = rrefContext().ownerEntry(this.rrefId);
+    this.home = rrefContext();
+    const entry = this.home.ownerEntry(this.rrefId);
     entry.value.setResult(value);
     entry.localRefs++;
   }
@@ -81,9 +86,10 @@ export class RRef<T = unknown> {
   /** @internal a view of an existing owner entry on this worker */
   static ownerView<T>(rrefId: GloballyUniqueId): RRef<T> {
     const r = Object.create(RRef.prototype) as RRef<T>;
-    Object.assign(r, { ownerId: rpcState().self.id, rrefId, user: null, creation: Future.resolved<void>(undefined), ownerReleased: false });
-    rrefContext().ownerEntry(rrefId).localRefs++;
-    ownerFinalizer.register(r, rrefId, r);
+    const home = rrefContext();
+    Object.assign(r, { ownerId: rpcState().self.id, rrefId, user: null, creation: Future.resolved<void>(undefined), ownerReleased: false, home });
+    home.ownerEntry(rrefId).localRefs++;
+    ownerFinalizer.register(r, { home, rrefId }, r);
     return r;
   }
 
@@ -93,8 +99,9 @@ export class RRef<T = unknown> {
     const user: UserState = { forkId, confirmed, confirmedFuture: new Future(), released: false };
     if (confirmed) user.confirmedFuture.setResult();
     else rrefContext().pendingUsers.add(gidKey(forkId));
-    Object.assign(r, { ownerId, rrefId, user, creation: Future.resolved<void>(undefined), ownerReleased: false });
-    finalizer.register(r, { owner: ownerId, rrefId, forkId }, r);
+    const home = rrefContext();
+    Object.assign(r, { ownerId, rrefId, user, creation: Future.resolved<void>(undefined), ownerReleased: false, home });
+    finalizer.register(r, { home, owner: ownerId, rrefId, forkId }, r);
     return r;
   }
 
@@ -160,6 +167,7 @@ export class RRef<T = unknown> {
   /** Copies the value here (the owner returns its own value). */
   async toHere(timeout?: number): Promise<T> {
     if (this.user?.released) throw new RpcError('RREF', `${this} was released. Cannot call to_here() on it after deletion.`);
+    if (this.home !== rrefContext()) throw new RpcError('RREF', `${this} was deleted by shutdown(). Cannot call to_here() on it after deletion.`);
     const ms = timeoutMs(timeout);
     if (!this.user) {
       const entry = rrefContext().owners.get(gidKey(this.rrefId));
@@ -172,8 +180,12 @@ export class RRef<T = unknown> {
     return (res.payload as { value: T }).value;
   }
 
-  /** Tells the owner this user is gone (G1); waits for its confirmation first (G2). Idempotent. */
+  /**
+   * Tells the owner this user is gone (G1), once the owner confirmed it and every child forked
+   * from it was accepted (G2), so the owner never sees a delete before a fork. Idempotent.
+   */
   async release(): Promise<void> {
+    if (this.home !== rrefContext()) return; // shutdown() already deleted it
     if (!this.user) {
       if (this.ownerReleased) return;
       this.ownerReleased = true;
@@ -186,6 +198,7 @@ export class RRef<T = unknown> {
     finalizer.unregister(this);
     await this.creation.wait().catch(() => {});
     if (!this.user.confirmed) await this.user.confirmedFuture.wait();
+    await rrefContext().childrenAccepted(this, CHILD_ACCEPT_WAIT_MS);
     await sendControl(this.ownerId, MessageType.RREF_USER_DELETE, { rrefId: this.rrefId, forkId: this.user.forkId });
   }
 
@@ -223,42 +236,3 @@ export class RRef<T = unknown> {
       : `OwnerRRef(${gidString(this.rrefId)})`;
   }
 }
-
-interface WireRRef {
-  owner: number;
-  rrefId: GloballyUniqueId;
-  forkId: GloballyUniqueId;
-  parent: number;
-}
-
-registerExtension<RRef>(EXT_RREF, {
-  test: (v): v is RRef => v instanceof RRef,
-  encode: (r, ctx): WireRRef => {
-    const self = rpcState().self.id;
-    const forkId = newGid(self);
-    if (r.isOwner()) {
-      if (ctx.peer !== self) rrefContext().addFork(r.rrefId, forkId);
-    } else {
-      rrefContext().pendingChildren.set(gidKey(forkId), r); // G2: keep the parent alive
-    }
-    return { owner: r.ownerId, rrefId: r.rrefId, forkId, parent: self };
-  },
-  decode: (data) => {
-    const { owner, rrefId, forkId, parent } = data as WireRRef;
-    const self = rpcState().self.id;
-    if (owner === self) {
-      if (parent !== self) void sendControl(parent, MessageType.RREF_CHILD_ACCEPT, { forkId }).catch(() => {});
-      return RRef.ownerView(rrefId);
-    }
-    const user = RRef.userRef(owner, rrefId, forkId, parent === owner);
-    if (parent !== owner) {
-      void sendControl(owner, MessageType.RREF_FORK_REQUEST, { rrefId, forkId })
-        .then(() => {
-          user.confirm();
-          return sendControl(parent, MessageType.RREF_CHILD_ACCEPT, { forkId });
-        })
-        .catch(() => {});
-    }
-    return user;
-  },
-});

@@ -26,7 +26,8 @@ export interface OwnerEntry {
  */
 export class RRefContext {
   readonly owners = new Map<string, OwnerEntry>();
-  readonly pendingChildren = new Map<string, unknown>();
+  /** G2: forks a user RRef made of itself, by child ForkId, until the child is accepted */
+  readonly pendingChildren = new Map<string, { parent: object; accepted: Future<void> }>();
   readonly pendingUsers = new Set<string>();
 
   ownerEntry(rrefId: GloballyUniqueId): OwnerEntry {
@@ -59,6 +60,28 @@ export class RRefContext {
 
   private collect(key: string, e: OwnerEntry): void {
     if (e.forks.size === 0 && e.localRefs === 0) this.owners.delete(key);
+  }
+
+  addPendingChild(forkId: GloballyUniqueId, parent: object): void {
+    this.pendingChildren.set(gidKey(forkId), { parent, accepted: new Future() });
+  }
+
+  /** RREF_CHILD_ACCEPT (idempotent): the owner knows the child now, so its parent may go. */
+  acceptChild(forkId: GloballyUniqueId): void {
+    const key = gidKey(forkId);
+    const child = this.pendingChildren.get(key);
+    if (!child) return;
+    this.pendingChildren.delete(key);
+    child.accepted.setResult();
+  }
+
+  /** Settles when every child of `parent` is accepted (G2), or after `timeoutMs` if a child never answers. */
+  async childrenAccepted(parent: object, timeoutMs: number): Promise<void> {
+    const waits = [...this.pendingChildren.values()].filter((c) => c.parent === parent).map((c) => c.accepted.wait());
+    if (waits.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(waits), new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
+    clearTimeout(timer);
   }
 
   debugInfo(): { numOwnerRRefs: number; numPendingUsers: number; numPendingChildren: number; numForks: number } {

@@ -1,6 +1,7 @@
 import { tensor, type Tensor } from '@wiregrad/tensor';
-import { RRef, getRRefDebugInfo, initRpc, register, remote, rpcSync, shutdown } from '@wiregrad/rpc';
+import { RRef, getRRefDebugInfo, getWorkerInfo, initRpc, register, remote, rpcSync, shutdown } from '@wiregrad/rpc';
 import type { ScenarioContext } from '../worker.js';
+import { errorOf, sleep } from './util.js';
 
 class Counter {
   constructor(public value: number) {}
@@ -12,8 +13,15 @@ class Counter {
 
 register('makeCounter', (start: number) => new Counter(start));
 register('ones', (n: number) => tensor(new Float32Array(n).fill(1)));
+register('sleepValue', (ms: number) => sleep(ms).then(() => ms));
 /** Runs `fn` on a received RRef, then releases it (what PyTorch's refcount does when the UDF returns). */
 const using = <T, R>(r: RRef<T>, fn: () => Promise<R>) => fn().finally(() => r.release());
+
+/** Releases an RRef the function returns once the answer is on its way (PyTorch's refcount drop after pickling). */
+const releasedAfterReturn = <R extends RRef>(r: R): R => {
+  setTimeout(() => void r.release(), 0);
+  return r;
+};
 
 register('addRRef', (r: RRef<number>, x: number) => using(r, async () => (await r.toHere()) + x));
 register('forward', (r: RRef<Tensor>, to: string) => using(r, () => rpcSync(to, 'sumRRef', [r])));
@@ -23,8 +31,22 @@ register('raiseLater', () => {
 });
 register('debug', () => getRRefDebugInfo());
 register('isOwnerHere', (r: RRef) => using(r, async () => [r.isOwner(), String(r.localValue())]));
-
-const err = async (p: Promise<unknown>) => p.then(() => null, (e: Error) => e.message);
+/** test_user_rrefs_confirmed: a shared user RRef is confirmed by its owner soon after it arrives */
+register('confirmedSoon', (r: RRef) =>
+  using(r, async () => {
+    for (let i = 0; i < 100 && !r.confirmedByOwner(); i++) await sleep(10);
+    return [r.isOwner(), r.confirmedByOwner()];
+  }),
+);
+/** test_rpc_return_rref: the callee creates a remote value on another worker and returns the RRef */
+register('remoteOn', (to: string, n: number) => releasedAfterReturn(remote(to, 'ones', [n])));
+/** test_return_local_rrefs: the callee returns an RRef it owns */
+register('localRRef', (v: number) => releasedAfterReturn(new RRef(v)));
+/** test_nested_remote: a remote call made from inside a remote call */
+register('nestedRemote', (to: string) => {
+  const r = remote<Tensor>(to, 'ones', [4]);
+  return using(r, () => r.toHere());
+});
 
 export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   await initRpc(`worker${rank}`, { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 10 } });
@@ -32,33 +54,47 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   if (rank === 0) {
     const rref = remote<Tensor>('worker1', 'ones', [3]);
     out.isOwner = rref.isOwner();
-    out.owner = rref.ownerName();
+    out.owner = [rref.ownerName(), rref.owner() === getWorkerInfo('worker1')];
     out.toHere = (await rref.toHere()).tolist();
     out.confirmed = rref.confirmedByOwner();
-    out.str = rref.toString().startsWith('UserRRef(RRefId = GloballyUniqueId(created_on=0');
-    out.localValueOnUser = await err(Promise.resolve().then(() => rref.localValue()));
-    // user -> user share: worker2 sums the tensor owned by worker1 (fork request + child accept)
+    out.str = String(rref);
+    out.localValueOnUser = await errorOf(() => rref.localValue());
     out.shared = await rpcSync('worker2', 'sumRRef', [rref]);
-    // a chain through two hops
+    out.sharedConfirmed = await rpcSync('worker2', 'confirmedSoon', [rref]);
     out.chain = await rpcSync('worker2', 'forward', [rref, 'worker0']);
-    // local owner RRef passed to others: RRef(40) + 50 == 90
-    const local = new RRef(40);
-    out.local = [local.isOwner(), local.localValue(), await local.toHere(), await rpcSync('worker1', 'addRRef', [local, 50])];
-    // an RRef sent back to its owner arrives as the owner's own value
     out.backToOwner = await rpcSync('worker1', 'isOwnerHere', [rref]);
+    const local = new RRef(40);
+    out.local = [String(local), local.isOwner(), local.localValue(), await local.toHere(), await rpcSync('worker1', 'addRRef', [local, 50])];
+    const returned = await rpcSync<RRef<Tensor>>('worker1', 'remoteOn', ['worker2', 2]);
+    out.returnedRRef = [returned.ownerName(), returned.isOwner(), (await returned.toHere()).tolist()];
+    const theirs = await rpcSync<RRef<number>>('worker1', 'localRRef', [7]);
+    out.returnedLocal = [theirs.ownerName(), await theirs.toHere()];
+    const nested = remote<Tensor>('worker1', 'nestedRemote', ['worker2']);
+    out.nestedRemote = (await nested.toHere()).tolist();
     const counter = remote<Counter>('worker1', 'makeCounter', [5]);
     out.proxySync = await counter.rpcSync().increment!(2);
     out.proxyAsync = await counter.rpcAsync().increment!(3);
     const viaRemote = counter.remote().increment!(10) as RRef<number>;
     out.proxyRemote = await viaRemote.toHere();
-    out.missingAttr = await err(counter.rpcSync().nope!() as Promise<unknown>);
+    out.missingAttr = await errorOf(counter.rpcSync().nope!() as Promise<unknown>);
     const failed = remote('worker1', 'raiseLater');
-    out.creationError = await err(failed.toHere());
-    await Promise.all([rref.release(), counter.release(), viaRemote.release(), local.release(), failed.release()]);
-    await new Promise((r) => setTimeout(r, 200));
-    out.ownerDebug = await rpcSync('worker1', 'debug');
+    out.creationError = [await errorOf(failed.getFuture()), await errorOf(failed.toHere())];
+    const slowCreation = remote('worker1', 'sleepValue', [1000], { timeout: 0.05 });
+    out.remoteTimeout = [await errorOf(slowCreation.getFuture()), await errorOf(slowCreation.toHere())];
+    const slow = remote<number>('worker1', 'sleepValue', [300]);
+    out.toHereTimeout = [await errorOf(slow.toHere(0.01)), await slow.toHere()];
+    const all = [rref, local, returned, theirs, nested, counter, viaRemote, failed, slowCreation, slow];
+    await Promise.all(all.map((r) => r.release()));
+    await Promise.all(all.map((r) => r.release())); // idempotent
+    await sleep(300);
+    out.ownerDebug = [await rpcSync('worker1', 'debug'), await rpcSync('worker2', 'debug')];
     out.selfDebug = getRRefDebugInfo();
-    out.afterRelease = await err(rref.toHere());
+    out.afterRelease = await errorOf(rref.toHere());
+    const kept = remote<Tensor>('worker1', 'ones', [1]);
+    await kept.toHere();
+    await shutdown();
+    out.afterShutdown = await errorOf(kept.toHere());
+    return out;
   }
   await shutdown();
   return out;
