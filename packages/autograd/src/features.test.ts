@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FunctionCtx} from './index.js';
 import {
-  Function, checkpoint, detectAnomaly, grad, inferenceMode, isGradEnabled, noGrad, enableGrad, setGradEnabled, tensor, type Node, type Tensor,
+  Function, checkpoint, detectAnomaly, grad, inferenceMode, isGradEnabled, noGrad, enableGrad, setGradEnabled, tensor, type Tensor,
 } from './index.js';
 
 const leaf = (v: number[] = [1, 2]) => tensor(v, { dtype: 'float64', requiresGrad: true });
