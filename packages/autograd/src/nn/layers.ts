@@ -1,16 +1,22 @@
-import { type Tensor, matmul, rand, relu } from '@wiregrad/tensor';
+import { type DType, type DeviceLike, type Tensor, matmul, rand, relu } from '@wiregrad/tensor';
+
+/** PyTorch's factory kwargs of a layer's parameters. */
+export interface FactoryOptions {
+  dtype?: DType;
+  device?: DeviceLike;
+}
 import { noGrad } from '../gradMode.js';
 import { Module } from './module.js';
 
-function uniformParam(shape: number[], bound: number): Tensor {
-  const p = noGrad(() => rand(shape).mul(2 * bound).sub(bound));
+function uniformParam(shape: number[], bound: number, opts: FactoryOptions): Tensor {
+  const p = noGrad(() => rand(shape, opts).mul(2 * bound).sub(bound));
   p.requiresGrad = true;
   return p;
 }
 
 /**
  * y = x Wᵀ + b, with PyTorch's default init: W and b uniform in ±1/sqrt(inFeatures)
- * (kaiming_uniform with a = sqrt(5) reduces to that bound).
+ * (kaiming_uniform with a = sqrt(5) reduces to that bound). `dtype` / `device` like torch's.
  */
 export class Linear extends Module {
   readonly weight: Tensor;
@@ -19,12 +25,13 @@ export class Linear extends Module {
   constructor(
     readonly inFeatures: number,
     readonly outFeatures: number,
-    opts: { bias?: boolean } = {},
+    opts: { bias?: boolean } & FactoryOptions = {},
   ) {
     super();
     const bound = 1 / Math.sqrt(inFeatures);
-    this.weight = uniformParam([outFeatures, inFeatures], bound);
-    this.bias = opts.bias === false ? null : uniformParam([outFeatures], bound);
+    const factory = { dtype: opts.dtype ?? 'float32', device: opts.device ?? 'cpu' };
+    this.weight = uniformParam([outFeatures, inFeatures], bound, factory);
+    this.bias = opts.bias === false ? null : uniformParam([outFeatures], bound, factory);
   }
 
   forward(x: Tensor): Tensor {
