@@ -47,4 +47,41 @@ describe('nn', () => {
     adam.step(); // first Adam step moves by lr * sign(g)
     expect(q.item()).toBeCloseTo(0.9, 6);
   });
+
+  it('train()/eval() reach every submodule; zeroGrad clears every parameter', () => {
+    const inner = new Sequential(new Linear(2, 2), new ReLU());
+    const model = new Sequential(inner, new Linear(2, 1));
+    model.eval();
+    expect([model.training, inner.training, inner.layers[0]!.training]).toEqual([false, false, false]);
+    model.train();
+    expect(inner.layers[1]!.training).toBe(true);
+    expect(model.namedParameters().map(([n]) => n)).toEqual(['0.0.weight', '0.0.bias', '1.weight', '1.bias']);
+    model.forward(randn([3, 2])).sum().backward();
+    model.zeroGrad();
+    expect(model.parameters().every((p) => p.grad === null)).toBe(true);
+  });
+
+  it('Adam fits a linear regression: the loss falls by orders of magnitude', () => {
+    manualSeed(11);
+    const xs = randn([64, 3]);
+    const ys = xs.matmul(tensor([[1.5], [-2], [0.5]])).add(0.3);
+    const model = new Linear(3, 1);
+    const opt = new Adam(model.parameters(), { lr: 0.05 });
+    const losses: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      opt.zeroGrad();
+      const loss = mseLoss(model.forward(xs), ys);
+      losses.push(loss.item());
+      loss.backward();
+      opt.step();
+    }
+    expect(losses.at(-1)!).toBeLessThan(losses[0]! * 1e-3);
+  });
+
+  it("optimizers check their arguments with torch's messages", () => {
+    const p = [tensor([1], { requiresGrad: true })];
+    expect(() => new SGD(p, { lr: -1 })).toThrow('Invalid learning rate: -1');
+    expect(() => new SGD(p, { lr: 0.1, nesterov: true })).toThrow('Nesterov momentum requires a momentum and zero dampening');
+    expect(() => new Adam(p, { betas: [1, 0.9] })).toThrow('Invalid beta parameter at index 0: 1');
+  });
 });
