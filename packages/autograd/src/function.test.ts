@@ -17,7 +17,7 @@ class Square extends Function {
 describe('custom Function (torch.autograd.Function)', () => {
   it("Square.apply records one node named after the class; saved tensors are freed after backward", () => {
     const x = leaf([3]);
-    const y = Square.apply<Tensor>(x);
+    const y = Square.apply(x); // typed by forward: a Tensor
     expect((y.gradFn as Node).name()).toBe('SquareBackward');
     expect((y.gradFn as Node).nextFunctions[0]![0]!.name()).toBe('torch::autograd::AccumulateGrad');
     y.sum().backward(undefined, { retainGraph: true });

@@ -118,7 +118,8 @@ export class Function {
     throw new AutogradError('NOT_IMPLEMENTED', 'You must implement either the backward or vjp method for your custom autograd.Function to use it with backward mode AD.');
   }
 
-  static apply<T extends Tensor | Tensor[]>(this: FunctionClass, ...args: unknown[]): T {
+  /** `MyFn.apply(...args)`: the result type is forward's (or `T` when given explicitly). */
+  static apply<T extends Tensor | Tensor[] = never, F extends FunctionClass = FunctionClass>(this: F, ...args: unknown[]): [T] extends [never] ? ReturnType<F['forward']> : T {
     const ctx = new FunctionCtx();
     const isTensorArg = args.map((a) => a instanceof TensorClass);
     const tensorArgs = args.filter((a): a is Tensor => a instanceof TensorClass);
@@ -152,6 +153,6 @@ export class Function {
       setHistory(o, node);
     });
     ctx.commitSaved(node);
-    return (Array.isArray(raw) ? outputs : outputs[0]) as T;
+    return (Array.isArray(raw) ? outputs : outputs[0]) as [T] extends [never] ? ReturnType<F['forward']> : T;
   }
 }

@@ -25,6 +25,7 @@ export { GraphRoot } from './engine/graphRoot.js';
 export { Lane, MAX_DEPTH } from './engine/lane.js';
 export { KernelNode } from './engine/kernelNode.js';
 export { SavedVariable } from './engine/savedVariable.js';
+export { CopySlices } from './engine/copySlices.js';
 export { computeDependencies, computeMinTopologicalNr, initToExecute } from './engine/dependencies.js';
 export { gradientEdge, collectNextEdges, setHistory, gradAccumulator } from './engine/gradientEdge.js';
 export { currentGraphTask } from './engine/threadState.js';

@@ -74,7 +74,7 @@ export class Engine {
       if (nt) await this.processTask(nt, true);
       else await task.cpuReadyQueue.nextPush();
     }
-    return task.future;
+    return task.futureResult;
   }
 
   /** Builds the GraphTask: root validation, dependencies, exec info (steps 1–5 of PyTorch's execute). */
@@ -166,8 +166,8 @@ export class Engine {
    *   `executeWithGraphTask` + `runUntilReadyQueueEmpty`) runs from a node on this caller until
    *   nothing is ready; call it again when a send function receives gradients; an extra
    *   `task.outstandingTasks++` holds the task open between calls. `finish(task)` completes it
-   *   (leftovers check, queueCallback callbacks); `task.hasError` / `task.error` / `task.future`
-   *   report the first error.
+   *   (leftovers check, queueCallback callbacks); `task.hasError` / `task.error` /
+   *   `task.futureResult` report the first error.
    */
   /** Runs the nodes queued on `task` on this caller until none is left, without completing it (see Note [Distributed hooks]). */
   runUntilReadyQueueEmpty(task: GraphTask): void {

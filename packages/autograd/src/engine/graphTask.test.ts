@@ -83,10 +83,10 @@ describe('GraphTask completion (exec_post_processing)', () => {
     const ok = new GraphTask(false, false, 0, new ReadyQueue());
     ok.capturedVars = [tensor([5])];
     ok.markAsCompletedAndRunPostProcessing();
-    expect((await ok.future)[0]!.tolist()).toEqual([5]);
+    expect((await ok.futureResult)[0]!.tolist()).toEqual([5]);
     const bad = new GraphTask(false, false, 0, new ReadyQueue());
     bad.setError(new Error('first'));
     bad.setError(new Error('second'));
-    await expect(bad.future).rejects.toThrow('first');
+    await expect(bad.futureResult).rejects.toThrow('first');
   });
 });

@@ -28,7 +28,7 @@ export class ExecInfo {
  * counts queued and running NodeTasks; the task is complete when it reaches 0, or at the
  * first error when `exitOnError`. `notReady` holds the buffers of nodes still waiting for
  * dependencies; `execInfo` is empty for a plain backward() (everything reachable runs).
- * The first error wins and settles `future` at once (PyTorch's set_exception); otherwise
+ * The first error wins and settles `futureResult` at once (PyTorch's set_exception); otherwise
  * `markAsCompletedAndRunPostProcessing` settles it with `capturedVars`.
  */
 export class GraphTask {
@@ -70,7 +70,7 @@ export class GraphTask {
   }
 
   /** PyTorch's future_result_: the captured grads, or the first error. */
-  get future(): Promise<(Tensor | null)[]> {
+  get futureResult(): Promise<(Tensor | null)[]> {
     return this.completion.promise;
   }
 
