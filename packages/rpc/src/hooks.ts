@@ -5,13 +5,24 @@ import type { MessageType } from './messages/messageType.js';
 
 /**
  * Note [Autograd hooks]
- * @wiregrad/rpc knows nothing of autograd; @wiregrad/dist-autograd plugs in here:
- * - `onInit(rank)` runs before the agent serves its first request (the container is
- *   initialised with the worker id first, as in PyTorch's init_rpc);
- * - `wrapRequest` sees every outgoing user call and may wrap it (FORWARD_AUTOGRAD_REQ with
- *   AutogradMetadata when a context is current); `unwrapResponse` undoes that on the answer;
- * - `handlers` serve the message types rpc itself does not (FORWARD/BACKWARD_AUTOGRAD_REQ,
- *   CLEANUP_AUTOGRAD_CONTEXT_REQ, RREF_BACKWARD_REQ); they are installed on every agent.
+ * @wiregrad/rpc knows nothing of autograd; @wiregrad/dist-autograd plugs in here, once, with
+ * `setRpcAutogradHooks(hooks)`:
+ * - `onInit(rank, worldSize)` runs inside initRpc before the agent binds, so before it can
+ *   serve a first request (PyTorch's init_rpc calls dist_autograd._init(rank) first);
+ *   `onShutdown()` runs after shutdown() closed every socket.
+ * - `wrapRequest(to, msg)` sees every user request this worker sends (calls, remote calls,
+ *   RRef fetches) and may return another message, e.g. FORWARD_AUTOGRAD_REQ carrying
+ *   AutogradMetadata and the original type and payload. `unwrapResponse(from, msg)` sees the
+ *   answer before the caller does and undoes the wrapping (FORWARD_AUTOGRAD_RESP). RRef
+ *   control messages and the shutdown barrier never pass through these two.
+ * - `handlers` answer the request types rpc does not serve itself (FORWARD_AUTOGRAD_REQ,
+ *   BACKWARD_AUTOGRAD_REQ, CLEANUP_AUTOGRAD_CONTEXT_REQ, RREF_BACKWARD_REQ); they are
+ *   installed on every agent at initRpc. A handler receives the decoded message and the
+ *   sender, and returns the response; a throw becomes an EXCEPTION answer.
+ * Two agent methods complete the contract: `rpcState().agent.dispatch(msg, from)` runs the
+ * handler of an unwrapped request (what a FORWARD_AUTOGRAD_REQ handler does with its inner
+ * call), and `rpcState().agent.send(to, msg, timeoutMs)` sends a request of any type without
+ * the hooks (gradients, cleanup) and resolves with the response; an EXCEPTION rejects.
  */
 export interface RpcAutogradHooks {
   onInit?(rank: number, worldSize: number): void;
@@ -23,6 +34,7 @@ export interface RpcAutogradHooks {
 
 let hooks: RpcAutogradHooks = {};
 
+/** Installs the distributed autograd hooks (replacing any installed before). See Note [Autograd hooks]. */
 export function setRpcAutogradHooks(h: RpcAutogradHooks): void {
   hooks = h;
 }

@@ -1,4 +1,5 @@
-import { initRpc, rpcSync, shutdown, getRpcTimeout, setRpcTimeout, register } from '@wiregrad/rpc';
+import { add, tensor, type Tensor } from '@wiregrad/tensor';
+import { getRpcTimeout, getWorkerInfos, initRpc, register, remote, rpcAsync, rpcSync, setRpcTimeout, shutdown } from '@wiregrad/rpc';
 import type { ScenarioContext } from '../worker.js';
 
 register('twice', (x: number) => x * 2);
@@ -24,6 +25,22 @@ export async function run({ rank, worldSize, initMethod, extra }: ScenarioContex
   if (mode === 'deviceMaps') {
     const deviceMaps: Record<string, Record<string, string>> = rank === 0 ? { worker1: { cpu: 'cpu', 'gpu:0': 'cpu' } } : {};
     out.duplicateTargets = await err(initRpc(`worker${rank}`, { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 5, deviceMaps } }));
+    return out;
+  }
+  if (mode === 'worldOne') {
+    // env:// rendezvous (MASTER_ADDR / MASTER_PORT; this thread's own environment) with a world of one
+    const [host, port] = initMethod.replace('tcp://', '').split(':');
+    out.missingEnv = await err(initRpc('solo', { rank: 0, worldSize: 1 }));
+    process.env.MASTER_ADDR = host;
+    process.env.MASTER_PORT = port;
+    await initRpc('solo', { rank: 0, worldSize: 1 });
+    out.infos = getWorkerInfos().map(String);
+    out.sync = (await rpcSync<Tensor>('solo', add, [tensor([1]), tensor([2])])).tolist();
+    out.async = await rpcAsync(0, 'twice', [4]);
+    const rref = remote<number>('solo', 'twice', [5]);
+    out.remote = [rref.isOwner(), await rref.toHere(), rref.localValue()];
+    await rref.release();
+    await shutdown();
     return out;
   }
   // reinit: init, call, shut down, init again on a new port, call again
