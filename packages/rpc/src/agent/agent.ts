@@ -63,6 +63,12 @@ export class Agent {
   private nextId = 1;
   private closed = false;
   /**
+   * A peer can finish the rendezvous and call before this worker has read the rendezvous
+   * answer; its requests wait here until connect() has filled the peer table (or close()).
+   */
+  private markConnected!: () => void;
+  private readonly connected = new Promise<void>((r) => (this.markConnected = r));
+  /**
    * The thread's ZeroMQ context (one I/O thread for every socket of this worker); with CURVE a
    * context of its own, since the ZAP handler answers for every socket of its context.
    */
@@ -130,6 +136,7 @@ export class Agent {
       void this.responseLoop(peer);
       void this.watchPeer(peer);
     }
+    this.markConnected();
   }
 
   registerHandler(type: MessageType, handler: Handler): void {
@@ -259,7 +266,9 @@ export class Agent {
 
   private async serve(identity: Uint8Array, frames: Uint8Array[]): Promise<void> {
     this.count('received', frames);
-    const from = this.byName.get(Buffer.from(identity).toString());
+    const name = Buffer.from(identity).toString();
+    if (!this.byName.has(name)) await this.connected;
+    const from = this.byName.get(name);
     let id: number | undefined;
     let reply: Omit<Message, 'id'>;
     try {
@@ -299,6 +308,7 @@ export class Agent {
     if (this.closed) return;
     await Promise.all([this.routerQueue.drain(), ...[...this.peers.values()].map((p) => p.queue.drain())]);
     this.closed = true;
+    this.markConnected();
     for (const id of [...this.pending.keys()]) this.fail(id, new RpcError('SHUTDOWN', 'RPC agent shut down while the call was pending'));
     this.router.close();
     for (const p of this.peers.values()) p.dealer.close();
