@@ -206,7 +206,8 @@ export async function shutdown(opts: ShutdownOptions = {}): Promise<void> {
 
 /** Bytes and messages this worker's agent has sent and received since initRpc. */
 export function getRpcStats(): { bytesSent: number; bytesReceived: number; messagesSent: number; messagesReceived: number } {
-  return { ...rpcState().agent.stats };
+  const { bytesSent, bytesReceived, messagesSent, messagesReceived } = rpcState().agent.stats;
+  return { bytesSent, bytesReceived, messagesSent, messagesReceived };
 }
 
 /** Debug counters of the RRef protocol on this worker. */

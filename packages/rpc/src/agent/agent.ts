@@ -4,24 +4,17 @@ import { RpcError, timeoutError } from '../errors.js';
 import { decodeHeader, decodeMessage, encodeMessage, type Message } from '../messages/message.js';
 import { MessageType, messageTypeName } from '../messages/messageType.js';
 import { Limiter } from './limiter.js';
+import { watchConnection } from './peerWatch.js';
+import { exceptionPayload, remoteError } from './remoteError.js';
 import { SendQueue } from './sendQueue.js';
+import { TrafficStats } from './trafficStats.js';
+import type { AgentOptions, Handler } from './options.js';
 import type { WorkerInfo } from './workerInfo.js';
 
-export type Handler = (msg: Message, from: WorkerInfo) => Promise<Omit<Message, 'id'>>;
+/** How long closing sockets may still deliver what was queued (ZMQ_LINGER), in ms. */
+const LINGER_MS = 1000;
 
-export interface CurveKeys {
-  publicKey: string;
-  secretKey: string;
-}
-
-export interface AgentOptions {
-  self: WorkerInfo;
-  numWorkerThreads: number;
-  maxMessageBytes: number;
-  heartbeatMs: number;
-  curve: CurveKeys | null;
-  onProtocolError: (e: RpcError) => void;
-}
+export type { AgentOptions, CurveKeys, Handler } from './options.js';
 
 interface Peer {
   info: WorkerInfo;
@@ -48,9 +41,9 @@ interface Pending {
  * Each socket has a `for await` receive loop; every frame set is decoded defensively
  * (Note [Message framing]) and dispatched on its MessageType. Requests are served at most
  * `numWorkerThreads` at a time; a request that fails answers EXCEPTION with the same id.
- * Heartbeats on every DEALER let ZeroMQ notice a dead peer; its pending calls fail at once
- * and new ones fail by their timeout. `close()` closes every socket (zeromq aborts the
- * process if a thread exits with sockets open).
+ * Heartbeats on every DEALER let ZeroMQ notice a dead or hung peer; then its pending and
+ * new calls fail with PEER_DISCONNECTED (Note [Peer liveness]). `close()` closes every
+ * socket (zeromq aborts the process if a thread exits with sockets open).
  */
 export class Agent {
   readonly router: Router;
@@ -75,7 +68,7 @@ export class Agent {
   private readonly context: Context;
   private readonly zap: Reply | null = null;
   /** bytes and messages this agent sent and received (requests and responses) */
-  readonly stats = { bytesSent: 0, bytesReceived: 0, messagesSent: 0, messagesReceived: 0 };
+  readonly stats = new TrafficStats();
   /** listen addresses of the peers by rank (diagnostics and tests) */
   readonly peerAddresses = new Map<number, string>();
   /** public keys allowed to connect when CURVE is on */
@@ -87,7 +80,7 @@ export class Agent {
     if (opts.curve) this.zap = startZap(this.context, () => this.allowedKeys);
     this.router = new Router({
       context: this.context,
-      linger: 1000,
+      linger: LINGER_MS,
       maxMessageSize: opts.maxMessageBytes,
       mandatory: false,
       ...(opts.curve ? { curveServer: true, curvePublicKey: opts.curve.publicKey, curveSecretKey: opts.curve.secretKey, zapDomain: 'wiregrad' } : {}),
@@ -119,7 +112,7 @@ export class Agent {
       const dealer = new Dealer({
         context: this.context,
         routingId: this.self.name,
-        linger: 1000,
+        linger: LINGER_MS,
         maxMessageSize: this.opts.maxMessageBytes,
         heartbeatInterval: this.opts.heartbeatMs,
         heartbeatTimeout: this.opts.heartbeatMs * 3,
@@ -134,7 +127,7 @@ export class Agent {
       this.peers.set(p.info.name, peer);
       this.byName.set(p.info.name, p.info);
       void this.responseLoop(peer);
-      void this.watchPeer(peer);
+      this.watchPeer(peer);
     }
     this.markConnected();
   }
@@ -168,7 +161,7 @@ export class Agent {
     } catch (e) {
       return Promise.reject(e);
     }
-    this.count('sent', frames);
+    this.stats.sent(frames);
     return new Promise<Message>((resolve, reject) => {
       const timer = timeoutMs > 0 ? setTimeout(() => this.fail(id, timeoutError(timeoutMs)), timeoutMs) : null;
       this.pending.set(id, { to, resolve, reject, timer });
@@ -188,7 +181,7 @@ export class Agent {
     try {
       for await (const frames of peer.dealer) {
         let msg: Message;
-        this.count('received', frames);
+        this.stats.received(frames);
         try {
           msg = decodeMessage(frames, { deviceMap: {}, peer: peer.info.id });
         } catch (e) {
@@ -209,31 +202,20 @@ export class Agent {
     }
   }
 
-  /**
-   * Fails the pending calls to a peer that ZeroMQ reports disconnected and that has not come
-   * back within three heartbeats (ZeroMQ reconnects by itself after transient drops).
-   */
-  private async watchPeer(peer: Peer): Promise<void> {
-    let connected = true;
-    try {
-      for await (const event of peer.dealer.events) {
-        if (event.type === 'connect' || event.type === 'handshake') {
-          connected = true;
-          peer.down = false;
+  /** A peer that is down fails its pending calls and refuses new ones (Note [Peer liveness]). */
+  private watchPeer(peer: Peer): void {
+    void watchConnection(peer.dealer, this.opts.heartbeatMs * 3, {
+      closed: () => this.closed,
+      up: () => {
+        peer.down = false;
+      },
+      down: () => {
+        peer.down = true;
+        for (const [id, p] of this.pending) {
+          if (p.to === peer.info) this.fail(id, new RpcError('PEER_DISCONNECTED', `lost the connection to ${peer.info} (it stopped answering heartbeats)`));
         }
-        if (event.type !== 'disconnect' || this.closed) continue;
-        connected = false;
-        setTimeout(() => {
-          if (connected || this.closed) return;
-          peer.down = true;
-          for (const [id, p] of this.pending) {
-            if (p.to === peer.info) this.fail(id, new RpcError('PEER_DISCONNECTED', `lost the connection to ${peer.info} (it stopped answering heartbeats)`));
-          }
-        }, this.opts.heartbeatMs * 3).unref();
-      }
-    } catch {
-      // the observer ends when the socket closes
-    }
+      },
+    });
   }
 
   private async serveLoop(): Promise<void> {
@@ -252,20 +234,8 @@ export class Agent {
     }
   }
 
-  private count(direction: 'sent' | 'received', frames: readonly Uint8Array[]): void {
-    let bytes = 0;
-    for (const f of frames) bytes += f.byteLength;
-    if (direction === 'sent') {
-      this.stats.bytesSent += bytes;
-      this.stats.messagesSent++;
-    } else {
-      this.stats.bytesReceived += bytes;
-      this.stats.messagesReceived++;
-    }
-  }
-
   private async serve(identity: Uint8Array, frames: Uint8Array[]): Promise<void> {
-    this.count('received', frames);
+    this.stats.received(frames);
     const name = Buffer.from(identity).toString();
     if (!this.byName.has(name)) await this.connected;
     const from = this.byName.get(name);
@@ -292,7 +262,7 @@ export class Agent {
     } catch (e) {
       out = encodeMessage({ type: MessageType.EXCEPTION, id, payload: exceptionPayload(e, this.self) }, { deviceMap: {}, peer: -1 });
     }
-    this.count('sent', out);
+    this.stats.sent(out);
     await this.routerQueue.send([identity, ...out]).catch(() => {});
   }
 
@@ -306,7 +276,11 @@ export class Agent {
   /** Closes every socket; pending calls fail with SHUTDOWN. */
   async close(): Promise<void> {
     if (this.closed) return;
-    await Promise.all([this.routerQueue.drain(), ...[...this.peers.values()].map((p) => p.queue.drain())]);
+    // queued messages go out first, unless a peer stopped reading (then its send never ends)
+    let timer: NodeJS.Timeout | undefined;
+    const drained = Promise.all([this.routerQueue.drain(), ...[...this.peers.values()].map((p) => p.queue.drain())]);
+    await Promise.race([drained, new Promise((r) => (timer = setTimeout(r, LINGER_MS)))]);
+    clearTimeout(timer);
     this.closed = true;
     this.markConnected();
     for (const id of [...this.pending.keys()]) this.fail(id, new RpcError('SHUTDOWN', 'RPC agent shut down while the call was pending'));
@@ -314,25 +288,4 @@ export class Agent {
     for (const p of this.peers.values()) p.dealer.close();
     this.zap?.close();
   }
-}
-
-/** The EXCEPTION payload: the error's name, message (prefixed with the worker) and stack. */
-function exceptionPayload(e: unknown, self: WorkerInfo): { name: string; message: string; stack: string; code: unknown } {
-  const err = e instanceof Error ? e : new Error(String(e));
-  return {
-    name: err.name,
-    message: `On ${self}:\n${err.message}`,
-    stack: err.stack ?? '',
-    code: (err as { code?: unknown }).code ?? null,
-  };
-}
-
-function remoteError(payload: unknown, from: WorkerInfo): RpcError {
-  const p = (payload ?? {}) as { name?: string; message?: string; stack?: string; code?: unknown };
-  const err = new RpcError('REMOTE', p.message ?? `remote error on ${from}`);
-  err.name = p.name ?? 'Error';
-  err.remoteStack = p.stack;
-  if (p.stack) err.stack = `${err.name}: ${err.message}\n    --- remote stack on ${from} ---\n${p.stack}`;
-  if (p.code !== null && p.code !== undefined) (err as RpcError & { remoteCode: unknown }).remoteCode = p.code;
-  return err;
 }
