@@ -24,7 +24,7 @@ export interface BackendOptions {
   deviceMaps?: DeviceMaps;
   devices?: string[];
   listenAddress?: string;
-  /** largest message accepted, in bytes (larger ones drop the connection) */
+  /** largest frame accepted, in bytes: a peer refuses to send a bigger one; ZeroMQ drops a connection that does */
   maxMessageBytes?: number;
   /** ZeroMQ heartbeat interval, in ms (a peer silent for 3 intervals is dead) */
   heartbeatMs?: number;
@@ -52,6 +52,10 @@ function checkOptions(name: string, opts: InitOptions): Required<Pick<BackendOpt
   if (typeof rpcTimeout !== 'number' || !(rpcTimeout >= 0)) throw new RpcError('INVALID_ARGUMENT', `rpcTimeout must be a non-negative number of seconds, got ${String(rpcTimeout)}`);
   const numWorkerThreads = backendOptions.numWorkerThreads ?? 16;
   if (!Number.isInteger(numWorkerThreads) || numWorkerThreads < 1) throw new RpcError('INVALID_ARGUMENT', `numWorkerThreads must be a positive integer, got ${String(numWorkerThreads)}`);
+  const { maxMessageBytes } = backendOptions;
+  if (maxMessageBytes !== undefined && !(Number.isSafeInteger(maxMessageBytes) && maxMessageBytes > 0)) {
+    throw new RpcError('INVALID_ARGUMENT', `maxMessageBytes must be a positive integer, got ${String(maxMessageBytes)}`);
+  }
   for (const d of backendOptions.devices ?? []) if (!/^(cpu|gpu(:\d+)?)$/.test(d)) throw new RpcError('DEVICE_MAP', `invalid device '${d}' in backendOptions.devices`);
   return { rpcTimeout, numWorkerThreads };
 }
@@ -62,10 +66,11 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
   const { rpcTimeout, numWorkerThreads } = checkOptions(name, opts);
   const b = opts.backendOptions ?? {};
   const self = new WorkerInfo(name, opts.rank);
+  const maxMessageBytes = b.maxMessageBytes ?? 1 << 30;
   const agent = new Agent({
     self,
     numWorkerThreads,
-    maxMessageBytes: b.maxMessageBytes ?? 1 << 30,
+    maxMessageBytes,
     heartbeatMs: b.heartbeatMs ?? 1000,
     curve: b.curve ? { publicKey: b.curve.publicKey, secretKey: b.curve.secretKey } : null,
     onProtocolError: b.onProtocolError ?? ((e) => console.warn(`[wiregrad rpc ${name}] ${e.message}`)),
@@ -77,7 +82,7 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
     for (const [type, handler] of Object.entries(rpcAutogradHooks().handlers ?? {})) agent.registerHandler(Number(type) as MessageType, handler!);
     const address = await agent.bind(b.listenAddress ?? 'tcp://127.0.0.1:0');
     const record: WorkerRecord & { deviceMaps: DeviceMaps } = {
-      name, rank: opts.rank, address, publicKey: b.curve?.publicKey ?? null, deviceMaps: b.deviceMaps ?? {},
+      name, rank: opts.rank, address, publicKey: b.curve?.publicKey ?? null, maxMessageBytes, deviceMaps: b.deviceMaps ?? {},
     };
     const records = (await rendezvous(b.initMethod ?? 'env://', record, opts.worldSize, rpcTimeout * 1000 || 60_000)) as (WorkerRecord & { deviceMaps?: DeviceMaps })[];
     validateDeviceMaps(name, b.deviceMaps ?? {}, records.map((r) => r.name));
@@ -86,6 +91,7 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
         info: r.name === name ? self : new WorkerInfo(r.name, r.rank),
         address: r.address,
         publicKey: b.curve?.serverKeys?.[r.name] ?? r.publicKey,
+        maxMessageBytes: r.maxMessageBytes,
         outMap: canonicalMap(b.deviceMaps?.[r.name]),
         inMap: reverseMap(r.deviceMaps?.[name]),
       })),

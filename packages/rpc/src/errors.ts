@@ -12,7 +12,8 @@ export type RpcErrorCode =
   | 'RENDEZVOUS'
   | 'RREF'
   | 'DEVICE_MAP'
-  | 'FUTURE';
+  | 'FUTURE'
+  | 'MESSAGE_TOO_LARGE';
 
 /** Every failure of @wiregrad/rpc reaches the caller as an RpcError with a code. */
 export class RpcError extends Error {

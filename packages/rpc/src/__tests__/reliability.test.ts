@@ -16,6 +16,13 @@ describe('reliability', () => {
     expect(await runWorkers({ scenario: 'stress', worldSize: 3, extra: 'uneven' })).toEqual(['done', 'done', 'done']);
   }, 60000);
 
+  it('graceful shutdown is bounded by its timeout when a worker never joins the barrier; every socket closes anyway', async () => {
+    const [r0] = (await runWorkers({ scenario: 'shutdownTimeout', worldSize: 2 })) as Record<string, unknown>[];
+    expect(r0!.error).toEqual({ name: 'RpcError', code: 'TIMEOUT', message: 'shutdown timed out after 500 ms waiting for workers worker1' });
+    expect(r0!.tookMs).toBeLessThan(2000);
+    expect(r0!.afterwards).toMatchObject({ code: 'NOT_INITIALIZED' });
+  }, 30000);
+
   it('a dead peer fails pending and new calls within the timeout; other peers keep working', async () => {
     const [r0] = (await runWorkers({ scenario: 'reliability', worldSize: 3 })) as Record<string, unknown>[];
     expect(r0).toEqual({ pendingCode: 'PEER_DISCONNECTED', newCall: 'PEER_DISCONNECTED', within: true, others: 'pong' });
@@ -32,7 +39,9 @@ describe('reliability', () => {
   }, 60000);
 
   it('malformed, unknown and oversized frames are answered or dropped, and the worker keeps serving', async () => {
-    const [r] = (await runWorkers({ scenario: 'protocol', worldSize: 1 })) as { answers: unknown[]; errors: number; stillServing: string }[];
+    const [r] = (await runWorkers({ scenario: 'protocol', worldSize: 1 })) as { answers: unknown[]; errors: number; stillServing: string; tooBig: unknown; answerTooBig: unknown }[];
+    expect(r!.tooBig).toMatchObject({ code: 'MESSAGE_TOO_LARGE', message: expect.stringMatching(/^request frame of 1024\d\d bytes exceeds the limit of WorkerInfo\(id=0, name=worker0\) \(maxMessageBytes 65536\)$/) });
+    expect(r!.answerTooBig).toMatchObject({ code: 'REMOTE', message: expect.stringContaining('response frame of 1024') });
     expect(r!.stillServing).toBe('pong');
     expect(r!.answers[0]).toBe('no answer');
     expect(r!.answers[1]).toMatchObject({ header: { type: 0x237, id: 7 }, payload: { message: expect.stringContaining('unknown message type 2457') } });
@@ -43,9 +52,10 @@ describe('reliability', () => {
     expect(r!.errors).toBeGreaterThan(0);
   }, 30000);
 
-  it('with CURVE, members talk and a peer without a member key gets nothing', async () => {
+  it('with CURVE only members talk: a foreign key, no CURVE, or a stolen public key get nothing served', async () => {
     const keys = [curveKeyPair(), curveKeyPair()];
-    const results = (await runWorkers({ scenario: 'curve', worldSize: 2, extra: { keys, intruder: curveKeyPair() } })) as { legit: number; intruderGotAnswer: boolean }[];
-    expect(results).toEqual([{ legit: 42, intruderGotAnswer: false }, { legit: 42, intruderGotAnswer: false }]);
+    const [r0, r1] = (await runWorkers({ scenario: 'curve', worldSize: 2, extra: { keys, intruder: curveKeyPair() } })) as Record<string, unknown>[];
+    expect(r0).toEqual({ legit: 1, foreignKey: false, plaintext: false, stolenPublicKey: false, servedOnWorker1: 1 });
+    expect(r1).toEqual({ legit: 1 });
   }, 30000);
 });

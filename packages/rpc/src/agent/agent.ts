@@ -23,6 +23,8 @@ interface Peer {
   /** device map from this worker to the peer, and the reverse of the peer's map to this worker */
   outMap: Record<string, string>;
   inMap: Record<string, string>;
+  /** the largest frame the peer accepts */
+  maxMessageBytes: number;
   /** disconnected for longer than three heartbeats */
   down: boolean;
 }
@@ -105,7 +107,7 @@ export class Agent {
   }
 
   /** Connects a DEALER to every peer (this worker included: self-calls go over the wire too). */
-  connect(peers: { info: WorkerInfo; address: string; publicKey: string | null; outMap: Record<string, string>; inMap: Record<string, string> }[]): void {
+  connect(peers: (Omit<Peer, 'dealer' | 'queue' | 'down'> & { address: string; publicKey: string | null })[]): void {
     for (const p of peers) {
       if (p.publicKey) this.allowedKeys.add(p.publicKey);
       this.peerAddresses.set(p.info.id, p.address);
@@ -123,7 +125,7 @@ export class Agent {
           : {}),
       });
       dealer.connect(p.address);
-      const peer: Peer = { info: p.info, dealer, queue: new SendQueue(dealer), outMap: p.outMap, inMap: p.inMap, down: false };
+      const peer: Peer = { info: p.info, dealer, queue: new SendQueue(dealer), outMap: p.outMap, inMap: p.inMap, maxMessageBytes: p.maxMessageBytes, down: false };
       this.peers.set(p.info.name, peer);
       this.byName.set(p.info.name, p.info);
       void this.responseLoop(peer);
@@ -158,6 +160,7 @@ export class Agent {
     let frames: Uint8Array[];
     try {
       frames = encodeMessage({ type: msg.type, id, payload: msg.payload }, { deviceMap: peer.outMap, peer: to.id });
+      checkSize(frames, peer, 'request');
     } catch (e) {
       return Promise.reject(e);
     }
@@ -259,6 +262,7 @@ export class Agent {
     let out: Uint8Array[];
     try {
       out = encodeMessage({ type: reply.type, id, payload: reply.payload }, { deviceMap: peer?.inMap ?? {}, peer: from?.id ?? -1 });
+      if (peer) checkSize(out, peer, 'response');
     } catch (e) {
       out = encodeMessage({ type: MessageType.EXCEPTION, id, payload: exceptionPayload(e, this.self) }, { deviceMap: {}, peer: -1 });
     }
@@ -287,5 +291,13 @@ export class Agent {
     this.router.close();
     for (const p of this.peers.values()) p.dealer.close();
     this.zap?.close();
+  }
+}
+
+/** A frame above the peer's ZMQ_MAXMSGSIZE would only make ZeroMQ drop the connection: refuse it here. */
+function checkSize(frames: readonly Uint8Array[], peer: Peer, what: string): void {
+  const largest = Math.max(...frames.map((f) => f.byteLength));
+  if (largest > peer.maxMessageBytes) {
+    throw new RpcError('MESSAGE_TOO_LARGE', `${what} frame of ${largest} bytes exceeds the limit of ${peer.info} (maxMessageBytes ${peer.maxMessageBytes})`);
   }
 }

@@ -8,6 +8,8 @@ export interface WorkerRecord {
   rank: number;
   address: string;
   publicKey: string | null;
+  /** the largest frame this worker accepts (its ZMQ_MAXMSGSIZE) */
+  maxMessageBytes: number;
 }
 
 type Reply = { workers: WorkerRecord[] } | { error: string };

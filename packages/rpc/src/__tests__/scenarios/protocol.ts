@@ -5,6 +5,7 @@ import type { RpcError } from '@wiregrad/rpc';
 import { decodeMessage, encodeMessage, initRpc, register, rpcSync, rpcState, shutdown, MessageType } from '@wiregrad/rpc';
 import { HEADER_BYTES, writeHeader } from '../../messages/message.js';
 import type { ScenarioContext } from '../worker.js';
+import { errorOf } from './util.js';
 
 /** A message written by hand: Note [Message framing]'s header in front of `payload`. */
 function handMade(type: number, id: number, payload: Uint8Array): Uint8Array {
@@ -15,6 +16,7 @@ function handMade(type: number, id: number, payload: Uint8Array): Uint8Array {
 }
 
 register('ping', () => 'pong');
+register('bigAnswer', () => new Uint8Array(100 * 1024));
 
 /** A raw ZeroMQ peer speaking garbage at this worker's ROUTER; the worker must keep serving. */
 export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
@@ -45,7 +47,10 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   } finally {
     raw.close();
   }
+  // a legitimate worker never sends a frame above the receiver's limit: the call fails at once
+  const tooBig = await errorOf(rpcSync(rank, 'ping', [new Uint8Array(100 * 1024)]));
+  const answerTooBig = await errorOf(rpcSync(rank, 'bigAnswer'));
   const stillServing = await rpcSync(rank, 'ping');
   await shutdown();
-  return { answers, errors: errors.length, stillServing };
+  return { answers, errors: errors.length, stillServing, tooBig, answerTooBig };
 }

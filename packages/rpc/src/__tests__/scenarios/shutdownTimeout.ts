@@ -1,0 +1,20 @@
+import { initRpc, register, rpcSync, shutdown } from '@wiregrad/rpc';
+import type { ScenarioContext } from '../worker.js';
+import { errorOf, sleep } from './util.js';
+
+register('ping', () => 'pong');
+
+/** The leader shuts down while worker1 never joins the barrier: shutdown() gives up at its timeout. */
+export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
+  await initRpc(`worker${rank}`, { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 5 } });
+  await rpcSync((rank + 1) % worldSize, 'ping');
+  if (rank === 1) {
+    await sleep(2500);
+    await shutdown({ graceful: false });
+    return 'left without the barrier';
+  }
+  const t0 = Date.now();
+  const error = await errorOf(shutdown({ timeout: 0.5 }));
+  const tookMs = Date.now() - t0;
+  return { error, tookMs, afterwards: await errorOf(rpcSync(1, 'ping')) };
+}
