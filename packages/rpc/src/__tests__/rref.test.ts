@@ -67,7 +67,20 @@ describe('RRefs between 3 worker threads (PyTorch protocol, rpc_test.py)', () =>
     expect(r0.afterRelease).toMatchObject({ code: 'RREF', message: expect.stringContaining('Cannot call to_here() on it after deletion.') });
   });
 
+  it('`await using` releases an RRef at the end of its block (Symbol.asyncDispose)', () => {
+    expect(r0.scoped).toEqual([1, 1]);
+    // everything else worker0 holds on worker1 is still alive here; the scoped RRef is not among it
+    expect((r0.afterScope as { numOwnerRRefs: number }).numOwnerRRefs).toBe((r0.beforeScope as { numOwnerRRefs: number }).numOwnerRRefs);
+  });
+
   it('after shutdown an RRef is deleted (test_use_rref_after_shutdown)', () => {
     expect(r0.afterShutdown).toMatchObject({ code: 'RREF', message: expect.stringContaining('Cannot call to_here() on it after deletion.') });
   });
+});
+
+describe('RRefs dropped without release()', () => {
+  it('reach their owner through the FinalizationRegistry fallback (G1 still holds)', async () => {
+    const [r0] = (await runWorkers({ scenario: 'rrefGc', worldSize: 2 })) as Record<string, unknown>[];
+    expect(r0).toEqual({ fetched: 20, ownedBefore: 20, ownedAfterGc: 0 });
+  }, 30000);
 });

@@ -226,8 +226,14 @@ export class RRef<T = unknown> {
     return backwardImpl(this as RRef, contextId, retainGraph);
   }
 
+  /** `using r = remote(...)`: released when the block ends (the owner hears of it shortly after). */
   [Symbol.dispose](): void {
     void this.release().catch(() => {});
+  }
+
+  /** `await using r = remote(...)`: released, and the owner told, before the block is left. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.release();
   }
 
   toString(): string {

@@ -83,6 +83,12 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
     out.remoteTimeout = [await errorOf(slowCreation.getFuture()), await errorOf(slowCreation.toHere())];
     const slow = remote<number>('worker1', 'sleepValue', [300]);
     out.toHereTimeout = [await errorOf(slow.toHere(0.01)), await slow.toHere()];
+    out.beforeScope = await rpcSync('worker1', 'debug');
+    {
+      await using scoped = remote<Tensor>('worker1', 'ones', [2]);
+      out.scoped = (await scoped.toHere()).tolist();
+    }
+    out.afterScope = await rpcSync('worker1', 'debug');
     const all = [rref, local, returned, theirs, nested, counter, viaRemote, failed, slowCreation, slow];
     await Promise.all(all.map((r) => r.release()));
     await Promise.all(all.map((r) => r.release())); // idempotent
