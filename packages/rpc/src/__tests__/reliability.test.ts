@@ -49,6 +49,7 @@ describe('reliability', () => {
     expect(r!.answers[2]).toMatchObject({ header: { type: 0x237, id: 8 }, payload: { message: expect.stringContaining("request from an unknown worker 'intruder'") } });
     expect(r!.answers[3]).toMatchObject({ header: { type: 0x237, id: 9 } });
     expect(r!.answers[4]).toBe('no answer');
+    expect(r!.answers[5]).toMatchObject({ header: { type: 0x237, id: 11 }, payload: { message: expect.stringContaining('SCRIPT_RET is not a request') } });
     expect(r!.errors).toBeGreaterThan(0);
   }, 30000);
 

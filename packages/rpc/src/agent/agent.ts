@@ -1,11 +1,12 @@
 import { Context, Dealer, Router, context as threadContext, type Reply } from 'zeromq';
 import { startZap } from './zap.js';
-import { RpcError, timeoutError } from '../errors.js';
+import { RpcError } from '../errors.js';
 import { decodeHeader, decodeMessage, encodeMessage, type Message } from '../messages/message.js';
-import { MessageType, messageTypeName } from '../messages/messageType.js';
+import { MessageType, messageKind, messageTypeName } from '../messages/messageType.js';
 import { Limiter } from './limiter.js';
+import { PendingCalls } from './pendingCalls.js';
 import { watchConnection } from './peerWatch.js';
-import { exceptionPayload, remoteError } from './remoteError.js';
+import { exceptionPayload } from './remoteError.js';
 import { SendQueue } from './sendQueue.js';
 import { TrafficStats } from './trafficStats.js';
 import type { AgentOptions, Handler } from './options.js';
@@ -29,13 +30,6 @@ interface Peer {
   down: boolean;
 }
 
-interface Pending {
-  to: WorkerInfo;
-  resolve: (m: Message) => void;
-  reject: (e: unknown) => void;
-  timer: NodeJS.Timeout | null;
-}
-
 /**
  * Note [ZeroMQ agent]
  * One ROUTER per worker receives requests and answers them to the caller's identity; one
@@ -52,10 +46,9 @@ export class Agent {
   private readonly routerQueue: SendQueue;
   private readonly peers = new Map<string, Peer>();
   private readonly byName = new Map<string, WorkerInfo>();
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new PendingCalls();
   private readonly handlers = new Map<number, Handler>();
   private readonly limiter: Limiter;
-  private nextId = 1;
   private closed = false;
   /**
    * A peer can finish the rendezvous and call before this worker has read the rendezvous
@@ -156,28 +149,18 @@ export class Agent {
     const peer = this.peers.get(to.name);
     if (!peer) return Promise.reject(new RpcError('UNKNOWN_WORKER', `Unknown destination worker ${to.name}`));
     if (peer.down) return Promise.reject(new RpcError('PEER_DISCONNECTED', `${to} is unreachable (no heartbeat for ${this.opts.heartbeatMs * 3} ms)`));
-    const id = this.nextId++;
+    const { id, answer } = this.pending.open(to, timeoutMs);
     let frames: Uint8Array[];
     try {
       frames = encodeMessage({ type: msg.type, id, payload: msg.payload }, { deviceMap: peer.outMap, peer: to.id });
       checkSize(frames, peer, 'request');
     } catch (e) {
-      return Promise.reject(e);
+      this.pending.fail(id, e);
+      return answer;
     }
     this.stats.sent(frames);
-    return new Promise<Message>((resolve, reject) => {
-      const timer = timeoutMs > 0 ? setTimeout(() => this.fail(id, timeoutError(timeoutMs)), timeoutMs) : null;
-      this.pending.set(id, { to, resolve, reject, timer });
-      peer.queue.send(frames).catch((e: Error) => this.fail(id, new RpcError('PEER_DISCONNECTED', `failed to send to ${to}: ${e.message}`)));
-    });
-  }
-
-  private fail(id: number, error: unknown): void {
-    const p = this.pending.get(id);
-    if (!p) return;
-    this.pending.delete(id);
-    if (p.timer) clearTimeout(p.timer);
-    p.reject(error);
+    peer.queue.send(frames).catch((e: Error) => this.pending.fail(id, new RpcError('PEER_DISCONNECTED', `failed to send to ${to}: ${e.message}`)));
+    return answer;
   }
 
   private async responseLoop(peer: Peer): Promise<void> {
@@ -190,15 +173,10 @@ export class Agent {
         } catch (e) {
           this.opts.onProtocolError(e instanceof RpcError ? e : new RpcError('PROTOCOL', String(e)));
           const id = (e as { messageId?: number }).messageId;
-          if (id !== undefined) this.fail(id, e);
+          if (id !== undefined) this.pending.fail(id, e);
           continue;
         }
-        const p = this.pending.get(msg.id);
-        if (!p) continue; // a late answer to a call that already timed out
-        this.pending.delete(msg.id);
-        if (p.timer) clearTimeout(p.timer);
-        if (msg.type === MessageType.EXCEPTION) p.reject(remoteError(msg.payload, peer.info));
-        else p.resolve(msg);
+        this.pending.settle(msg, peer.info, this.opts.onProtocolError);
       }
     } catch (e) {
       if (!this.closed) this.opts.onProtocolError(new RpcError('PROTOCOL', `response loop for ${peer.info} ended: ${(e as Error).message}`));
@@ -214,9 +192,7 @@ export class Agent {
       },
       down: () => {
         peer.down = true;
-        for (const [id, p] of this.pending) {
-          if (p.to === peer.info) this.fail(id, new RpcError('PEER_DISCONNECTED', `lost the connection to ${peer.info} (it stopped answering heartbeats)`));
-        }
+        this.pending.failAll(peer.info, () => new RpcError('PEER_DISCONNECTED', `lost the connection to ${peer.info} (it stopped answering heartbeats)`));
       },
     });
   }
@@ -247,10 +223,18 @@ export class Agent {
     try {
       const header = decodeHeader(frames[0]);
       id = header.id;
-      if (!from) throw new RpcError('PROTOCOL', `request from an unknown worker '${Buffer.from(identity).toString()}'`);
-      const peer = this.peers.get(from.name)!;
-      const msg = decodeMessage(frames, { deviceMap: peer.inMap, peer: from.id }, header);
-      reply = await this.dispatch(msg, from);
+      switch (messageKind(header.type)) {
+        case 'request': {
+          if (!from) throw new RpcError('PROTOCOL', `request from an unknown worker '${name}'`);
+          const msg = decodeMessage(frames, { deviceMap: this.peers.get(from.name)!.inMap, peer: from.id }, header);
+          reply = await this.dispatch(msg, from);
+          break;
+        }
+        case 'response':
+        case 'exception':
+        case 'unknown':
+          throw new RpcError('PROTOCOL', `${messageTypeName(header.type)} is not a request`);
+      }
     } catch (e) {
       id ??= (e as { messageId?: number }).messageId;
       if (e instanceof RpcError && e.code === 'PROTOCOL') this.opts.onProtocolError(e);
@@ -287,7 +271,7 @@ export class Agent {
     clearTimeout(timer);
     this.closed = true;
     this.markConnected();
-    for (const id of [...this.pending.keys()]) this.fail(id, new RpcError('SHUTDOWN', 'RPC agent shut down while the call was pending'));
+    this.pending.failAll(null, () => new RpcError('SHUTDOWN', 'RPC agent shut down while the call was pending'));
     this.router.close();
     for (const p of this.peers.values()) p.dealer.close();
     this.zap?.close();

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { tensor } from '@wiregrad/tensor';
 import { RpcError } from '../errors.js';
 import { HEADER_BYTES, decodeHeader, decodeMessage, encodeMessage, writeHeader } from './message.js';
-import { MessageType, MessageTypeFlags, isRequest, isResponse, messageTypeName } from './messageType.js';
+import { MessageType, MessageTypeFlags, isRequest, isResponse, messageKind, messageTypeName } from './messageType.js';
 
 const ctx = { deviceMap: {}, peer: 0 };
 
@@ -30,6 +30,16 @@ describe('MessageType', () => {
       CLEANUP_AUTOGRAD_CONTEXT_REQ: 0x113, CLEANUP_AUTOGRAD_CONTEXT_RESP: 0x214, RUN_WITH_PROFILING_REQ: 0x115, RUN_WITH_PROFILING_RESP: 0x216,
       RREF_BACKWARD_REQ: 0x117, RREF_BACKWARD_RESP: 0x218, EXCEPTION: 0x237, UNKNOWN: 0x3c,
     });
+  });
+
+  it('every type has a kind that agrees with its REQUEST_TYPE / RESPONSE_TYPE flag (Note [Message kinds])', () => {
+    for (const t of Object.values(MessageType)) {
+      const kind = messageKind(t);
+      if (kind === 'request') expect([isRequest(t), isResponse(t)], messageTypeName(t)).toEqual([true, false]);
+      else if (kind === 'unknown') expect([isRequest(t), isResponse(t)]).toEqual([false, false]);
+      else expect([isRequest(t), isResponse(t)], messageTypeName(t)).toEqual([false, true]);
+    }
+    expect(messageKind(MessageType.EXCEPTION)).toBe('exception');
   });
 
   it('tells requests from responses by their flag', () => {

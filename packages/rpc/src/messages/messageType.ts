@@ -53,3 +53,52 @@ export function isResponse(t: MessageType): boolean {
 export function messageTypeName(t: number): string {
   return Object.entries(MessageType).find(([, v]) => v === t)?.[0] ?? `0x${t.toString(16)}`;
 }
+
+/** What a message is on the wire: a request for a handler, an answer for a waiting caller, or neither. */
+export type MessageKind = 'request' | 'response' | 'exception' | 'unknown';
+
+/**
+ * Note [Message kinds]
+ * The receive loops switch on this: a ROUTER serves only requests, a DEALER takes only
+ * responses and EXCEPTION. The switch is exhaustive (a MessageType added without a kind does
+ * not compile), and agrees with the REQUEST_TYPE / RESPONSE_TYPE flags (see its spec).
+ */
+export function messageKind(t: MessageType): MessageKind {
+  switch (t) {
+    case MessageType.SCRIPT_CALL:
+    case MessageType.PYTHON_CALL:
+    case MessageType.SCRIPT_REMOTE_CALL:
+    case MessageType.PYTHON_REMOTE_CALL:
+    case MessageType.SCRIPT_RREF_FETCH_CALL:
+    case MessageType.PYTHON_RREF_FETCH_CALL:
+    case MessageType.RREF_USER_DELETE:
+    case MessageType.RREF_FORK_REQUEST:
+    case MessageType.RREF_CHILD_ACCEPT:
+    case MessageType.FORWARD_AUTOGRAD_REQ:
+    case MessageType.BACKWARD_AUTOGRAD_REQ:
+    case MessageType.CLEANUP_AUTOGRAD_CONTEXT_REQ:
+    case MessageType.RUN_WITH_PROFILING_REQ:
+    case MessageType.RREF_BACKWARD_REQ:
+      return 'request';
+    case MessageType.SCRIPT_RET:
+    case MessageType.PYTHON_RET:
+    case MessageType.REMOTE_RET:
+    case MessageType.SCRIPT_RREF_FETCH_RET:
+    case MessageType.PYTHON_RREF_FETCH_RET:
+    case MessageType.RREF_ACK:
+    case MessageType.FORWARD_AUTOGRAD_RESP:
+    case MessageType.BACKWARD_AUTOGRAD_RESP:
+    case MessageType.CLEANUP_AUTOGRAD_CONTEXT_RESP:
+    case MessageType.RUN_WITH_PROFILING_RESP:
+    case MessageType.RREF_BACKWARD_RESP:
+      return 'response';
+    case MessageType.EXCEPTION:
+      return 'exception';
+    case MessageType.UNKNOWN:
+      return 'unknown';
+    default: {
+      const unplaced: never = t;
+      throw new Error(`message type ${String(unplaced)} has no kind`);
+    }
+  }
+}

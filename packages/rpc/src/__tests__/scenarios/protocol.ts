@@ -44,6 +44,7 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
     await ask([head!]); // its tensor frame is missing
     await ask([handMade(MessageType.PYTHON_CALL, 9, new Uint8Array([0x92, 0x01]))]); // truncated payload
     await ask([handMade(MessageType.PYTHON_CALL, 10, new Uint8Array(128 * 1024))]); // oversized
+    await ask([handMade(MessageType.SCRIPT_RET, 11, encode({ value: 1 }))]); // a response is not a request
   } finally {
     raw.close();
   }

@@ -1,0 +1,73 @@
+import { RpcError, timeoutError } from '../errors.js';
+import type { Message } from '../messages/message.js';
+import { messageKind, messageTypeName } from '../messages/messageType.js';
+import { remoteError } from './remoteError.js';
+import type { WorkerInfo } from './workerInfo.js';
+
+interface Pending {
+  to: WorkerInfo;
+  resolve: (m: Message) => void;
+  reject: (e: unknown) => void;
+  timer: NodeJS.Timeout | null;
+}
+
+/**
+ * The calls this worker waits on, by message id: each settles once, with its response, its
+ * EXCEPTION, its timeout (Note [Remote errors], PyTorch's timeout text) or its peer's loss.
+ * A late answer to a call that already settled is dropped.
+ */
+export class PendingCalls {
+  private nextId = 1;
+  private readonly calls = new Map<number, Pending>();
+
+  get size(): number {
+    return this.calls.size;
+  }
+
+  /** A fresh id and the promise of its answer; `timeoutMs` 0 waits forever. */
+  open(to: WorkerInfo, timeoutMs: number): { id: number; answer: Promise<Message> } {
+    const id = this.nextId++;
+    const answer = new Promise<Message>((resolve, reject) => {
+      const timer = timeoutMs > 0 ? setTimeout(() => this.fail(id, timeoutError(timeoutMs)), timeoutMs) : null;
+      this.calls.set(id, { to, resolve, reject, timer });
+    });
+    return { id, answer };
+  }
+
+  /** Settles the call a message from `from` answers; a request or UNKNOWN sent as an answer fails it. */
+  settle(msg: Message, from: WorkerInfo, onProtocolError: (e: RpcError) => void): void {
+    const p = this.take(msg.id);
+    if (!p) return;
+    switch (messageKind(msg.type)) {
+      case 'response':
+        p.resolve(msg);
+        break;
+      case 'exception':
+        p.reject(remoteError(msg.payload, from));
+        break;
+      case 'request':
+      case 'unknown': {
+        const e = new RpcError('PROTOCOL', `${from} answered with ${messageTypeName(msg.type)}, which is not a response`);
+        onProtocolError(e);
+        p.reject(e);
+      }
+    }
+  }
+
+  fail(id: number, error: unknown): void {
+    this.take(id)?.reject(error);
+  }
+
+  /** Fails every call waiting on `to` (all calls when `to` is null). */
+  failAll(to: WorkerInfo | null, error: () => unknown): void {
+    for (const [id, p] of [...this.calls]) if (to === null || p.to === to) this.fail(id, error());
+  }
+
+  private take(id: number): Pending | undefined {
+    const p = this.calls.get(id);
+    if (!p) return undefined;
+    this.calls.delete(id);
+    if (p.timer) clearTimeout(p.timer);
+    return p;
+  }
+}
