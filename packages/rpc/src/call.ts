@@ -16,7 +16,7 @@ export function resolveWorker(to: To): WorkerInfo {
   }
   if (typeof to === 'number') {
     if (!Number.isInteger(to)) throw new RpcError('INVALID_ARGUMENT', `worker rank must be an integer, got ${to}`);
-    const info = agent.workerInfos().find((w) => w.id === to);
+    const info = agent.workerInfoById(to);
     if (!info) throw new RpcError('UNKNOWN_WORKER', `Unknown destination worker rank ${to} (world size ${agent.workerInfos().length})`);
     return info;
   }

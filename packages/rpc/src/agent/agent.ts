@@ -3,6 +3,7 @@ import { startZap } from './zap.js';
 import { RpcError } from '../errors.js';
 import { decodeHeader, decodeMessage, encodeMessage, type Message } from '../messages/message.js';
 import { MessageType, messageKind, messageTypeName } from '../messages/messageType.js';
+import { endOfTurn } from './endOfTurn.js';
 import { Limiter } from './limiter.js';
 import { PendingCalls } from './pendingCalls.js';
 import { watchConnection } from './peerWatch.js';
@@ -46,6 +47,7 @@ export class Agent {
   private readonly routerQueue: SendQueue;
   private readonly peers = new Map<string, Peer>();
   private readonly byName = new Map<string, WorkerInfo>();
+  private readonly byId = new Map<number, WorkerInfo>();
   private readonly pending = new PendingCalls();
   private readonly handlers = new Map<number, Handler>();
   private readonly limiter: Limiter;
@@ -121,6 +123,7 @@ export class Agent {
       const peer: Peer = { info: p.info, dealer, queue: new SendQueue(dealer), outMap: p.outMap, inMap: p.inMap, maxMessageBytes: p.maxMessageBytes, down: false };
       this.peers.set(p.info.name, peer);
       this.byName.set(p.info.name, p.info);
+      this.byId.set(p.info.id, p.info);
       void this.responseLoop(peer);
       this.watchPeer(peer);
     }
@@ -133,6 +136,10 @@ export class Agent {
 
   workerInfo(name: string): WorkerInfo | undefined {
     return this.byName.get(name);
+  }
+
+  workerInfoById(id: number): WorkerInfo | undefined {
+    return this.byId.get(id);
   }
 
   workerInfos(): WorkerInfo[] {
@@ -206,7 +213,7 @@ export class Agent {
         // (or for slow requests) requests are served concurrently.
         const idle = this.limiter.idle;
         const served = this.limiter.run(() => this.serve(identity!, frames));
-        if (idle) await Promise.race([served, new Promise((r) => setImmediate(r))]);
+        if (idle) await Promise.race([served, endOfTurn()]);
       }
     } catch (e) {
       if (!this.closed) this.opts.onProtocolError(new RpcError('PROTOCOL', `receive loop ended: ${(e as Error).message}`));

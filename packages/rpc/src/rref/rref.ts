@@ -141,7 +141,7 @@ export class RRef<T = unknown> {
   }
 
   owner(): WorkerInfo {
-    const info = rpcState().agent.workerInfos().find((w) => w.id === this.ownerId);
+    const info = rpcState().agent.workerInfoById(this.ownerId);
     if (!info) throw new RpcError('UNKNOWN_WORKER', `owner ${this.ownerId} of ${this} is not a known worker`);
     return info;
   }

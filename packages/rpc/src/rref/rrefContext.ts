@@ -107,7 +107,7 @@ const CONTROL_RETRIES = 5;
 /** Sends an idempotent RRef control message, retrying on failure (user calls never retry). */
 export async function sendControl(to: number, type: MessageType, payload: unknown): Promise<void> {
   const { agent } = rpcState();
-  const info = agent.workerInfos().find((w) => w.id === to);
+  const info = agent.workerInfoById(to);
   if (!info) throw new RpcError('UNKNOWN_WORKER', `Unknown destination worker rank ${to}`);
   let last: unknown;
   for (let attempt = 0; attempt < CONTROL_RETRIES; attempt++) {

@@ -41,6 +41,15 @@ register('multiLayer', async (ttl: number, worldSize: number) => {
   return 1 + (await rpcAsync<number>(next, 'multiLayer', [ttl - 1, worldSize]));
 });
 
+/** Waits until every worker got here (rank 0 counts), so no nested call crosses the timeout phase below. */
+let arrived = 0;
+register('arrive', () => ++arrived);
+register('arrived', () => arrived);
+async function barrier(worldSize: number): Promise<void> {
+  await rpcSync(0, 'arrive');
+  while ((await rpcSync<number>(0, 'arrived')) < worldSize) await sleep(10);
+}
+
 export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   await initRpc(`worker${rank}`, { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 10 } });
   const self = `worker${rank}`;
@@ -79,7 +88,9 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   out.returnsFuture = await rpcSync(next, 'returnsFuture');
   out.asyncRemote = await remote<number>(next, 'asyncAdd', [third, 2, 2]).toHere();
   out.multiLayer = await rpcSync(next, 'multiLayer', [20, worldSize]);
-  // timeouts: per call, the default, 0 = none; a new default applies only to new calls
+  // timeouts: per call, the default, 0 = none; a new default applies only to new calls. Nested
+  // calls made while serving would take this worker's small default: none runs past the barrier.
+  await barrier(worldSize);
   out.timeout = await errorOf(rpcSync(next, 'sleep', [2000], { timeout: 0.1 }));
   const inFlight = rpcAsync(next, 'sleep', [300]);
   setRpcTimeout(0.1);
