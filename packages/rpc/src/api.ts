@@ -9,7 +9,8 @@ import { installHandlers } from './handlers.js';
 import { rpcAutogradHooks } from './hooks.js';
 import { MessageType } from './messages/messageType.js';
 import { functionName, isBuiltin, register } from './registry.js';
-import { rendezvous, type WorkerRecord } from './rendezvous/store.js';
+import { advertisedAddress } from './rendezvous/advertise.js';
+import { rendezvous, storeAddress, type WorkerRecord } from './rendezvous/store.js';
 import { newGid } from './rref/globallyUniqueId.js';
 import { resetRRefContext, rrefContext } from './rref/rrefContext.js';
 import { RRef, setRRefProxyFactory } from './rref/rref.js';
@@ -23,6 +24,7 @@ export interface BackendOptions {
   numWorkerThreads?: number;
   deviceMaps?: DeviceMaps;
   devices?: string[];
+  /** default tcp://127.0.0.1:<free port>; across machines tcp://0.0.0.0:<port> (Note [Advertised address]) */
   listenAddress?: string;
   /** largest frame accepted, in bytes: a peer refuses to send a bigger one; ZeroMQ drops a connection that does */
   maxMessageBytes?: number;
@@ -80,11 +82,12 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
     rpcAutogradHooks().onInit?.(opts.rank, opts.worldSize);
     installHandlers(agent);
     for (const [type, handler] of Object.entries(rpcAutogradHooks().handlers ?? {})) agent.registerHandler(Number(type) as MessageType, handler!);
-    const address = await agent.bind(b.listenAddress ?? 'tcp://127.0.0.1:0');
+    const initMethod = b.initMethod ?? 'env://';
+    const address = await advertisedAddress(await agent.bind(b.listenAddress ?? 'tcp://127.0.0.1:0'), storeAddress(initMethod));
     const record: WorkerRecord & { deviceMaps: DeviceMaps } = {
       name, rank: opts.rank, address, publicKey: b.curve?.publicKey ?? null, maxMessageBytes, deviceMaps: b.deviceMaps ?? {},
     };
-    const records = (await rendezvous(b.initMethod ?? 'env://', record, opts.worldSize, rpcTimeout * 1000 || 60_000)) as (WorkerRecord & { deviceMaps?: DeviceMaps })[];
+    const records = (await rendezvous(initMethod, record, opts.worldSize, rpcTimeout * 1000 || 60_000)) as (WorkerRecord & { deviceMaps?: DeviceMaps })[];
     validateDeviceMaps(name, b.deviceMaps ?? {}, records.map((r) => r.name));
     agent.connect(
       records.map((r) => ({

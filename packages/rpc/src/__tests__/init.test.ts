@@ -13,10 +13,11 @@ describe('init checks (PyTorch messages)', () => {
     expect(r!.beforeInit).toEqual({ code: 'NOT_INITIALIZED', message: 'RPC has not been initialized. Call initRpc first.' });
   }, 30000);
 
-  it('a world of one: env:// rendezvous, sync, async and remote calls to itself (test_world_size_one)', async () => {
+  it('a world of one: env:// rendezvous, listening on every interface, sync, async and remote calls to itself (test_world_size_one)', async () => {
     const [r] = (await runWorkers({ scenario: 'init', worldSize: 1, extra: 'worldOne' })) as Record<string, unknown>[];
     expect(r!.missingEnv).toEqual({ code: 'RENDEZVOUS', message: 'env:// rendezvous needs the MASTER_ADDR and MASTER_PORT environment variables' });
     expect(r).toMatchObject({ infos: ['WorkerInfo(id=0, name=solo)'], sync: [3], async: 8, remote: [true, 10, 10] });
+    expect(r!.advertised).toMatch(/^tcp:\/\/127\.0\.0\.1:\d+$/);
   }, 30000);
 
   it('rejects duplicate names on every worker', async () => {

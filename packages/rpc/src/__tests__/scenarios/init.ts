@@ -1,5 +1,5 @@
 import { add, tensor, type Tensor } from '@wiregrad/tensor';
-import { getRpcTimeout, getWorkerInfos, initRpc, register, remote, rpcAsync, rpcSync, setRpcTimeout, shutdown } from '@wiregrad/rpc';
+import { getRpcTimeout, getWorkerInfos, initRpc, register, remote, rpcAsync, rpcState, rpcSync, setRpcTimeout, shutdown } from '@wiregrad/rpc';
 import type { ScenarioContext } from '../worker.js';
 
 register('twice', (x: number) => x * 2);
@@ -33,7 +33,9 @@ export async function run({ rank, worldSize, initMethod, extra }: ScenarioContex
     out.missingEnv = await err(initRpc('solo', { rank: 0, worldSize: 1 }));
     process.env.MASTER_ADDR = host;
     process.env.MASTER_PORT = port;
-    await initRpc('solo', { rank: 0, worldSize: 1 });
+    // listening on every interface: the others are told the interface that reaches the store
+    await initRpc('solo', { rank: 0, worldSize: 1, backendOptions: { listenAddress: 'tcp://0.0.0.0:0' } });
+    out.advertised = rpcState().agent.peerAddresses.get(0);
     out.infos = getWorkerInfos().map(String);
     out.sync = (await rpcSync<Tensor>('solo', add, [tensor([1]), tensor([2])])).tolist();
     out.async = await rpcAsync(0, 'twice', [4]);

@@ -34,7 +34,7 @@ register('isOwnerHere', (r: RRef) => using(r, async () => [r.isOwner(), String(r
 /** test_user_rrefs_confirmed: a shared user RRef is confirmed by its owner soon after it arrives */
 register('confirmedSoon', (r: RRef) =>
   using(r, async () => {
-    for (let i = 0; i < 100 && !r.confirmedByOwner(); i++) await sleep(10);
+    for (let i = 0; i < 500 && !r.confirmedByOwner(); i++) await sleep(10);
     return [r.isOwner(), r.confirmedByOwner()];
   }),
 );
