@@ -38,6 +38,9 @@ interface Peer {
  * Each socket has a `for await` receive loop; every frame set is decoded defensively
  * (Note [Message framing]) and dispatched on its MessageType. Requests are served at most
  * `numWorkerThreads` at a time; a request that fails answers EXCEPTION with the same id.
+ * A request holds its slot until it answers, nested calls it awaits included: like sync UDFs
+ * on PyTorch's thread pool, chains of nested calls that need more than numWorkerThreads
+ * slots on one worker at once wait for each other until their timeouts (raise it for them).
  * Heartbeats on every DEALER let ZeroMQ notice a dead or hung peer; then its pending and
  * new calls fail with PEER_DISCONNECTED (Note [Peer liveness]). `close()` closes every
  * socket (zeromq aborts the process if a thread exits with sockets open).

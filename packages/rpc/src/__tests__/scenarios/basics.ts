@@ -87,7 +87,8 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   out.fanout = await rpcSync(next, 'fanout', [[self, next, third], 7]);
   out.returnsFuture = await rpcSync(next, 'returnsFuture');
   out.asyncRemote = await remote<number>(next, 'asyncAdd', [third, 2, 2]).toHere();
-  out.multiLayer = await rpcSync(next, 'multiLayer', [20, worldSize]);
+  // one chain at a time: each hop holds a serving slot on its worker while it waits (Note [ZeroMQ agent])
+  if (rank === 0) out.multiLayer = await rpcSync(next, 'multiLayer', [20, worldSize]);
   // timeouts: per call, the default, 0 = none; a new default applies only to new calls. Nested
   // calls made while serving would take this worker's small default: none runs past the barrier.
   await barrier(worldSize);
