@@ -29,7 +29,7 @@ describe('reliability', () => {
   }, 60000);
 
   it('a hung peer process (SIGSTOP: TCP stays up, heartbeats stop) fails pending and new calls; then SIGKILL; others keep working', async () => {
-    const [r0] = (await runWorkers({ scenario: 'hungPeer', worldSize: 3, ranks: [0, 1], timeoutMs: 30000 })) as Record<string, unknown>[];
+    const [r0] = (await runWorkers({ scenario: 'hungPeer', worldSize: 3, ranks: [0, 1], timeoutMs: 45000 })) as Record<string, unknown>[];
     expect(r0).toMatchObject({ before: 'pong', others: 'pong' });
     expect(r0!.pendingError).toMatchObject({ code: 'PEER_DISCONNECTED', message: 'lost the connection to WorkerInfo(id=2, name=worker2) (it stopped answering heartbeats)' });
     // ZeroMQ drops the connection after 3 missed heartbeats (600 ms), the agent waits 3 more for a reconnect

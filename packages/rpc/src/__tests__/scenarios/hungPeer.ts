@@ -22,7 +22,7 @@ function startPeerProcess(initMethod: string, rank: number, worldSize: number): 
  */
 export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   if (rank === 1) {
-    await initRpc('worker1', { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 10, heartbeatMs: HEARTBEAT_MS } });
+    await initRpc('worker1', { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 25, heartbeatMs: HEARTBEAT_MS } });
     await released.wait();
     await shutdown({ graceful: false });
     return 'released';
@@ -32,7 +32,7 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   // a stopped child never reaches its own watchdog: it dies with this thread, whatever happens
   process.once('exit', () => child.kill('SIGKILL'));
   try {
-    await initRpc('worker0', { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 10, heartbeatMs: HEARTBEAT_MS } });
+    await initRpc('worker0', { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 25, heartbeatMs: HEARTBEAT_MS } });
     const before = await rpcSync(2, 'ping');
     const pending = rpcAsync(2, 'hang', [], { timeout: 0 });
     child.kill('SIGSTOP');
