@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', 'apps/demo/out/**'] },
+  { ignores: ['**/*.generated.ts', 'packages/tensor/assembly/**', '**/dist/**', '**/node_modules/**', '**/.turbo/**', 'apps/demo/out/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

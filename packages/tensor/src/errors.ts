@@ -11,7 +11,8 @@ export type TensorErrorCode =
   | 'KERNEL_NOT_REGISTERED'
   | 'DISPOSED'
   | 'NOT_CONTIGUOUS'
-  | 'UNSUPPORTED';
+  | 'UNSUPPORTED'
+  | 'KERNEL_FAILED';
 
 /** The one error type of @wiregrad/tensor; messages name the shapes, dims and dtypes involved. */
 export class TensorError extends Error {

@@ -46,3 +46,5 @@ export { manualSeed, rand, randn, randint, randLike, randnLike, uniform_, normal
 export { registerTransfer } from './transfers.js';
 export type { TransferFunc } from './transfers.js';
 export { viewKernels } from './backends/cpu/kernels/view.js';
+export { setCpuKernels, setNumThreads, getNumThreads, cpuKernelInfo, shutdownThreadPool } from './backends/cpu/wasm/cpuKernels.js';
+export type { CpuKernelMode, CpuKernelInfo } from './backends/cpu/wasm/cpuKernels.js';

@@ -3,6 +3,7 @@ import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
 import { perDtype } from '../compiledLoops.js';
 import { compileElementwise } from '../elementwise.js';
+import { hasWasmBinary, wasmBinary } from '../wasm/wasmElementwise.js';
 import { runElementwise } from './tensorOperands.js';
 
 /** The expression of each arithmetic kernel per dtype; `bool` results are normalised to 0/1. */
@@ -32,7 +33,9 @@ function arithKernel(kernelName: string, expr: (d: DType) => string): KernelConf
   return {
     kernelName,
     device: 'cpu',
-    kernelFunc: ([a, b]) => [runElementwise(loopFor(a!.dtype), [a!, b!], a!.dtype)],
+    kernelFunc: hasWasmBinary(kernelName)
+      ? ([a, b]) => [wasmBinary(kernelName, a!, b!) ?? runElementwise(loopFor(a!.dtype), [a!, b!], a!.dtype)]
+      : ([a, b]) => [runElementwise(loopFor(a!.dtype), [a!, b!], a!.dtype)],
   };
 }
 

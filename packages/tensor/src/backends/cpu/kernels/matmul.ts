@@ -1,6 +1,7 @@
 import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
 import { Tensor } from '../../../tensor.js';
+import { wasmMatmul } from '../wasm/wasmMatmul.js';
 import { gemm } from './gemm.js';
 
 /** BatchMatMul: [B,M,K] @ [B,K,N] -> [B,M,N] in the inputs' dtype; any strides (a stride-0 batch broadcasts). */
@@ -8,22 +9,29 @@ export const matmulKernel: KernelConfig = {
   kernelName: K.BatchMatMul,
   device: 'cpu',
   kernelFunc: ([a, b]) => {
-    const [B, M, Kd] = a!.shape as [number, number, number];
-    const N = b!.shape[2]!;
-    const out = Tensor.empty([B, M, N], a!.dtype);
-    const [as0, as1, as2] = a!.strides as [number, number, number];
-    const [bs0, bs1, bs2] = b!.strides as [number, number, number];
-    for (let i = 0; i < B; i++) {
-      gemm(
-        { data: a!.storage.data, offset: a!.offset + i * as0, rowStride: as1, colStride: as2 },
-        { data: b!.storage.data, offset: b!.offset + i * bs0, rowStride: bs1, colStride: bs2 },
-        out.storage.data,
-        i * M * N,
-        M,
-        N,
-        Kd,
-      );
-    }
-    return [out];
+    const fast = wasmMatmul(a!, b!);
+    if (fast !== null) return [fast];
+    return [matmulTs(a!, b!)];
   },
 };
+
+/** The TypeScript reference kernel (Note [Kernel choice]). */
+export function matmulTs(a: Tensor, b: Tensor): Tensor {
+  const [B, M, Kd] = a.shape as [number, number, number];
+  const N = b.shape[2]!;
+  const out = Tensor.empty([B, M, N], a.dtype);
+  const [as0, as1, as2] = a.strides as [number, number, number];
+  const [bs0, bs1, bs2] = b.strides as [number, number, number];
+  for (let i = 0; i < B; i++) {
+    gemm(
+      { data: a.storage.data, offset: a.offset + i * as0, rowStride: as1, colStride: as2 },
+      { data: b.storage.data, offset: b.offset + i * bs0, rowStride: bs1, colStride: bs2 },
+      out.storage.data,
+      i * M * N,
+      M,
+      N,
+      Kd,
+    );
+  }
+  return out;
+}

@@ -3,6 +3,7 @@ import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
 import { Tensor } from '../../../tensor.js';
 import { perDtype } from '../compiledLoops.js';
+import { wasmSum } from '../wasm/wasmReduce.js';
 import { reduceLayout, reducedShape } from './reduceLayout.js';
 
 /** Folds the [O, R, I] layout over R into `out` ([O, I]). See Note [Reduction layout]. */
@@ -60,7 +61,7 @@ function foldKernel(kernelName: string): KernelConfig {
       const loop = loopFor(dtype);
       const { data, base, O, R, I, keptShape } = reduceLayout(x!, dims);
       const out = Tensor.empty(reducedShape(keptShape, dims, attrs.keepdim as boolean), dtype);
-      loop(data, base, O, R, I, out.storage.data);
+      if (kernelName !== K.Sum || !wasmSum(data, base, O, R, I, out.storage.data)) loop(data, base, O, R, I, out.storage.data);
       return [out];
     },
   };

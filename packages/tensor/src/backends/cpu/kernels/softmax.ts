@@ -2,6 +2,7 @@ import type { TypedArray } from '../../../dtype.js';
 import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
 import { Tensor } from '../../../tensor.js';
+import { wasmSoftmaxRows } from '../wasm/wasmReduce.js';
 import { reduceLayout } from './reduceLayout.js';
 
 /**
@@ -75,6 +76,7 @@ function softmaxKernel(kernelName: string, logOut: boolean): KernelConfig {
       const out = Tensor.empty(x!.shape, x!.dtype);
       const o_ = out.storage.data;
       if (I === 1) {
+        if (wasmSoftmaxRows(data, base, O, R, o_, logOut)) return [out];
         for (let o = 0; o < O; o++) softmaxRows(data, base + o * R, o_, o * R, R, logOut);
       } else {
         const m = new Float64Array(I);

@@ -4,6 +4,7 @@ import type { KernelConfig } from '../../../kernelRegistry.js';
 import { perDtype } from '../compiledLoops.js';
 import { compileElementwise } from '../elementwise.js';
 import { erf } from '../erf.js';
+import { hasWasmUnary, wasmUnary } from '../wasm/wasmElementwise.js';
 import { runElementwise } from './tensorOperands.js';
 
 /** One expression over `x` per unary kernel; the output has x's dtype. */
@@ -34,7 +35,9 @@ function unaryKernel(kernelName: string, expr: string, outDtype?: DType): Kernel
   return {
     kernelName,
     device: 'cpu',
-    kernelFunc: ([x]) => [runElementwise(loopFor(x!.dtype), [x!], outDtype ?? x!.dtype)],
+    kernelFunc: hasWasmUnary(kernelName)
+      ? ([x]) => [wasmUnary(kernelName, x!) ?? runElementwise(loopFor(x!.dtype), [x!], x!.dtype)]
+      : ([x]) => [runElementwise(loopFor(x!.dtype), [x!], outDtype ?? x!.dtype)],
   };
 }
 

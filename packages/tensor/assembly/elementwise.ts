@@ -1,0 +1,87 @@
+// f32 elementwise kernels over contiguous memory; one operand of a binary op may be a broadcast scalar.
+import { expV, logV } from './simdMath';
+
+// Binary op codes (kept in step with BINARY_OPS in src/backends/cpu/wasm/wasmElementwise.ts).
+const ADD = 0, SUB = 1, MUL = 2, DIV = 3, MAX = 4, MIN = 5;
+// Unary op codes (kept in step with UNARY_OPS there).
+const NEG = 0, ABS = 1, SQRT = 2, RELU = 3, EXP = 4, LOG = 5, SIGMOID = 6, SILU = 7;
+
+@inline function binary(op: i32, x: v128, y: v128): v128 {
+  if (op == ADD) return f32x4.add(x, y);
+  if (op == SUB) return f32x4.sub(x, y);
+  if (op == MUL) return f32x4.mul(x, y);
+  if (op == DIV) return f32x4.div(x, y);
+  if (op == MAX) return f32x4.max(x, y);
+  return f32x4.min(x, y);
+}
+
+@inline function unary(op: i32, x: v128): v128 {
+  if (op == NEG) return f32x4.neg(x);
+  if (op == ABS) return f32x4.abs(x);
+  if (op == SQRT) return f32x4.sqrt(x);
+  // relu keeps NaN and -0 like `x < 0 ? 0 : x`
+  if (op == RELU) return v128.bitselect(f32x4.splat(0), x, f32x4.lt(x, f32x4.splat(0)));
+  if (op == EXP) return expV(x);
+  if (op == LOG) return logV(x);
+  const s = f32x4.div(f32x4.splat(1), f32x4.add(f32x4.splat(1), expV(f32x4.neg(x))));
+  return op == SIGMOID ? s : f32x4.mul(x, s);
+}
+
+/**
+ * mode 0: a and b are vectors; 1: b is a scalar; 2: a is a scalar. Writes n results at out.
+ * The tail (n % 4) runs on a padded vector: the caller's buffers have room for it.
+ */
+@inline function binaryLoop(op: i32, mode: i32, a: usize, b: usize, out: usize, n: i32): void {
+  const sa = mode == 2 ? v128.load32_splat(a) : f32x4.splat(0);
+  const sb = mode == 1 ? v128.load32_splat(b) : f32x4.splat(0);
+  const end = out + (<usize>n << 2);
+  while (out < end) {
+    const x = mode == 2 ? sa : v128.load(a);
+    const y = mode == 1 ? sb : v128.load(b);
+    v128.store(out, binary(op, x, y));
+    a += 16;
+    b += 16;
+    out += 16;
+  }
+}
+
+@inline function binaryModes(op: i32, mode: i32, a: usize, b: usize, out: usize, n: i32): void {
+  if (mode == 0) binaryLoop(op, 0, a, b, out, n);
+  else if (mode == 1) binaryLoop(op, 1, a, b, out, n);
+  else binaryLoop(op, 2, a, b, out, n);
+}
+
+/** out[i] = a[i] op b[i] over n floats (see binaryLoop for modes); buffers are padded to 16 bytes. */
+export function binaryF32(op: i32, mode: i32, a: usize, b: usize, out: usize, n: i32): void {
+  switch (op) {
+    case ADD: binaryModes(ADD, mode, a, b, out, n); break;
+    case SUB: binaryModes(SUB, mode, a, b, out, n); break;
+    case MUL: binaryModes(MUL, mode, a, b, out, n); break;
+    case DIV: binaryModes(DIV, mode, a, b, out, n); break;
+    case MAX: binaryModes(MAX, mode, a, b, out, n); break;
+    default: binaryModes(MIN, mode, a, b, out, n); break;
+  }
+}
+
+@inline function unaryLoop(op: i32, x: usize, out: usize, n: i32): void {
+  const end = out + (<usize>n << 2);
+  while (out < end) {
+    v128.store(out, unary(op, v128.load(x)));
+    x += 16;
+    out += 16;
+  }
+}
+
+/** out[i] = op(x[i]) over n floats; buffers are padded to 16 bytes. */
+export function unaryF32(op: i32, x: usize, out: usize, n: i32): void {
+  switch (op) {
+    case NEG: unaryLoop(NEG, x, out, n); break;
+    case ABS: unaryLoop(ABS, x, out, n); break;
+    case SQRT: unaryLoop(SQRT, x, out, n); break;
+    case RELU: unaryLoop(RELU, x, out, n); break;
+    case EXP: unaryLoop(EXP, x, out, n); break;
+    case LOG: unaryLoop(LOG, x, out, n); break;
+    case SIGMOID: unaryLoop(SIGMOID, x, out, n); break;
+    default: unaryLoop(SILU, x, out, n); break;
+  }
+}

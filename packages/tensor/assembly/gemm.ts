@@ -1,0 +1,176 @@
+// f32 matrix multiply: packed panels and a 4x8 register-blocked micro-kernel.
+
+/**
+ * Note [Wasm gemm]
+ * C[m,n] = A[m,k] @ B[k,n] for any element strides of A and B, C row-major with row
+ * stride ldc. GotoBLAS's loop order: for each KC-deep slice of k, B's slice is packed
+ * once into NR-wide column panels (KC x NR, stays in L1 during the inner loops) and each
+ * MC-row block of A into MR-row panels (MC x KC, L2); the micro-kernel keeps a 4x8 tile
+ * of C in eight v128 registers and streams one A panel and one B panel. The first k
+ * slice stores the tile, later slices add to it, so C needs no zeroing. Tiles at the
+ * right and bottom edges run on zero-padded panels into a scratch tile and copy the valid
+ * part. The caller passes thread-private scratch of `gemmScratchBytes(n)` bytes, so
+ * several threads can run disjoint row or column ranges of one product at once.
+ */
+const MR: i32 = 4;
+const NR: i32 = 8;
+const KC: i32 = 256;
+const MC: i32 = 64;
+
+/** Bytes of scratch one call of `gemm` with `n` columns needs. */
+export function gemmScratchBytes(n: i32): i32 {
+  const npad = ((n + NR - 1) / NR) * NR;
+  return (KC * npad + MC * KC + MR * NR) << 2;
+}
+
+@inline function at(base: usize, index: i32): usize {
+  return base + (<usize>index << 2);
+}
+
+/** 4x4 transpose of rows v0..v3 (each 4 floats) in place of their columns. */
+@inline function storeTransposed4(dst: usize, step: usize, v0: v128, v1: v128, v2: v128, v3: v128): void {
+  const t0 = v128.shuffle<f32>(v0, v1, 0, 4, 1, 5);
+  const t1 = v128.shuffle<f32>(v0, v1, 2, 6, 3, 7);
+  const t2 = v128.shuffle<f32>(v2, v3, 0, 4, 1, 5);
+  const t3 = v128.shuffle<f32>(v2, v3, 2, 6, 3, 7);
+  v128.store(dst, v128.shuffle<f32>(t0, t2, 0, 1, 4, 5));
+  v128.store(dst + step, v128.shuffle<f32>(t0, t2, 2, 3, 6, 7));
+  v128.store(dst + 2 * step, v128.shuffle<f32>(t1, t3, 0, 1, 4, 5));
+  v128.store(dst + 3 * step, v128.shuffle<f32>(t1, t3, 2, 3, 6, 7));
+}
+
+/** Packs rows [0,mc) x cols [0,kc) of A into MR-row panels: for each p, MR consecutive values; missing rows are 0. */
+function packA(a: usize, sa0: i32, sa1: i32, mc: i32, kc: i32, dst: usize): void {
+  for (let i = 0; i < mc; i += MR) {
+    const rows = min(MR, mc - i);
+    let p = 0;
+    if (rows == MR && sa1 == 1) {
+      // row-major A: four rows of four k values, transposed into four panel steps
+      for (; p + 4 <= kc; p += 4) {
+        const src = at(a, i * sa0 + p);
+        const rs = <usize>sa0 << 2;
+        storeTransposed4(dst, 16, v128.load(src), v128.load(src + rs), v128.load(src + 2 * rs), v128.load(src + 3 * rs));
+        dst += 64;
+      }
+    }
+    for (; p < kc; p++) {
+      if (rows == MR && sa0 == 1) {
+        v128.store(dst, v128.load(at(a, i + p * sa1)));
+      } else {
+        for (let r = 0; r < MR; r++) store<f32>(dst + (<usize>r << 2), r < rows ? load<f32>(at(a, (i + r) * sa0 + p * sa1)) : 0);
+      }
+      dst += 16;
+    }
+  }
+}
+
+/** Packs rows [0,kc) x cols [0,nc) of B into NR-column panels: for each p, NR consecutive values; missing columns are 0. */
+function packB(b: usize, sb0: i32, sb1: i32, kc: i32, nc: i32, dst: usize): void {
+  for (let j = 0; j < nc; j += NR) {
+    const cols = min(NR, nc - j);
+    let p = 0;
+    if (cols == NR && sb0 == 1) {
+      // B is a transposed row-major matrix (x @ W.t()): columns are contiguous in k
+      const cs = <usize>sb1 << 2;
+      for (; p + 4 <= kc; p += 4) {
+        const src = at(b, p + j * sb1);
+        storeTransposed4(dst, 32, v128.load(src), v128.load(src + cs), v128.load(src + 2 * cs), v128.load(src + 3 * cs));
+        const src4 = src + 4 * cs;
+        storeTransposed4(dst + 16, 32, v128.load(src4), v128.load(src4 + cs), v128.load(src4 + 2 * cs), v128.load(src4 + 3 * cs));
+        dst += 128;
+      }
+    }
+    for (; p < kc; p++) {
+      const src = at(b, p * sb0 + j * sb1);
+      if (cols == NR && sb1 == 1) {
+        v128.store(dst, v128.load(src));
+        v128.store(dst, v128.load(src, 16), 16);
+      } else {
+        for (let c = 0; c < NR; c++) store<f32>(dst + (<usize>c << 2), c < cols ? load<f32>(src + (<usize>(c * sb1) << 2)) : 0);
+      }
+      dst += 32;
+    }
+  }
+}
+
+@inline function put(c: usize, off: usize, v: v128, accumulate: bool): void {
+  v128.store(c + off, accumulate ? f32x4.add(v128.load(c + off), v) : v);
+}
+
+/** C[4x8] (=|+=) Apanel(kc x 4) . Bpanel(kc x 8). */
+function kernel4x8(kc: i32, ap: usize, bp: usize, c: usize, ldc: i32, accumulate: bool): void {
+  let c00 = f32x4.splat(0), c01 = f32x4.splat(0);
+  let c10 = f32x4.splat(0), c11 = f32x4.splat(0);
+  let c20 = f32x4.splat(0), c21 = f32x4.splat(0);
+  let c30 = f32x4.splat(0), c31 = f32x4.splat(0);
+  for (let p = 0; p < kc; p++) {
+    const b0 = v128.load(bp);
+    const b1 = v128.load(bp, 16);
+    let a = v128.load32_splat(ap);
+    c00 = f32x4.add(c00, f32x4.mul(a, b0));
+    c01 = f32x4.add(c01, f32x4.mul(a, b1));
+    a = v128.load32_splat(ap, 4);
+    c10 = f32x4.add(c10, f32x4.mul(a, b0));
+    c11 = f32x4.add(c11, f32x4.mul(a, b1));
+    a = v128.load32_splat(ap, 8);
+    c20 = f32x4.add(c20, f32x4.mul(a, b0));
+    c21 = f32x4.add(c21, f32x4.mul(a, b1));
+    a = v128.load32_splat(ap, 12);
+    c30 = f32x4.add(c30, f32x4.mul(a, b0));
+    c31 = f32x4.add(c31, f32x4.mul(a, b1));
+    ap += 16;
+    bp += 32;
+  }
+  const ld = <usize>ldc << 2;
+  put(c, 0, c00, accumulate);
+  put(c, 16, c01, accumulate);
+  put(c, ld, c10, accumulate);
+  put(c, ld + 16, c11, accumulate);
+  put(c, 2 * ld, c20, accumulate);
+  put(c, 2 * ld + 16, c21, accumulate);
+  put(c, 3 * ld, c30, accumulate);
+  put(c, 3 * ld + 16, c31, accumulate);
+}
+
+/** Copies (or adds) the valid mr x nr corner of a scratch tile into C. */
+function mergeTile(tile: usize, c: usize, ldc: i32, mr: i32, nr: i32, accumulate: bool): void {
+  for (let r = 0; r < mr; r++) {
+    for (let j = 0; j < nr; j++) {
+      const dst = at(c, r * ldc + j);
+      const v = load<f32>(at(tile, r * NR + j));
+      store<f32>(dst, accumulate ? load<f32>(dst) + v : v);
+    }
+  }
+}
+
+/** C[m,n] = A[m,k] @ B[k,n] (pointers in bytes, strides in elements); see Note [Wasm gemm]. k must be > 0. */
+export function gemm(a: usize, sa0: i32, sa1: i32, b: usize, sb0: i32, sb1: i32, c: usize, ldc: i32, m: i32, n: i32, k: i32, scratch: usize): void {
+  const npad = ((n + NR - 1) / NR) * NR;
+  const bpack = scratch;
+  const apack = bpack + (<usize>(KC * npad) << 2);
+  const tile = apack + (<usize>(MC * KC) << 2);
+  for (let pc = 0; pc < k; pc += KC) {
+    const kc = min(KC, k - pc);
+    const accumulate = pc > 0;
+    packB(at(b, pc * sb0), sb0, sb1, kc, n, bpack);
+    for (let ic = 0; ic < m; ic += MC) {
+      const mc = min(MC, m - ic);
+      packA(at(a, ic * sa0 + pc * sa1), sa0, sa1, mc, kc, apack);
+      for (let jr = 0; jr < n; jr += NR) {
+        const nr = min(NR, n - jr);
+        const bp = bpack + (<usize>(jr * kc) << 2);
+        for (let ir = 0; ir < mc; ir += MR) {
+          const mr = min(MR, mc - ir);
+          const ap = apack + (<usize>(ir * kc) << 2);
+          const cp = at(c, (ic + ir) * ldc + jr);
+          if (mr == MR && nr == NR) {
+            kernel4x8(kc, ap, bp, cp, ldc, accumulate);
+          } else {
+            kernel4x8(kc, ap, bp, tile, NR, false);
+            mergeTile(tile, cp, ldc, mr, nr, accumulate);
+          }
+        }
+      }
+    }
+  }
+}

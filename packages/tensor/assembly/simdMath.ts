@@ -1,0 +1,66 @@
+// Vectorised exp and log for f32x4 (Cephes' polynomials), accurate to about 1 ulp.
+
+/**
+ * Note [Vector exp and log]
+ * exp: x = n ln2 + r with |r| <= ln2/2, exp(r) by a degree-6 polynomial, times 2^n built
+ * in the exponent bits. 2^n is applied as 2^(n>>1) * 2^(n-(n>>1)) so both factors stay
+ * normal numbers over the whole range: results down to the smallest denormal are right,
+ * x > 88.72 gives +inf and NaN stays NaN (wasm's min/max propagate it).
+ * log: x = m 2^e with m in [sqrt(1/2), sqrt(2)), log(1+f) by a degree-9 polynomial;
+ * denormals are scaled by 2^23 first; log(0) = -inf, log(x<0) = NaN, log(inf) = inf.
+ */
+@inline function madd(acc: v128, x: v128, c: f32): v128 {
+  return f32x4.add(f32x4.mul(acc, x), f32x4.splat(c));
+}
+
+@inline function pow2(n: v128): v128 {
+  return i32x4.shl(i32x4.add(n, i32x4.splat(127)), 23);
+}
+
+@inline export function expV(x: v128): v128 {
+  const xc = f32x4.max(f32x4.min(x, f32x4.splat(88.72283)), f32x4.splat(-104.0));
+  const fx = f32x4.nearest(f32x4.mul(xc, f32x4.splat(1.44269504088896341)));
+  const r = f32x4.sub(f32x4.sub(xc, f32x4.mul(fx, f32x4.splat(0.693359375))), f32x4.mul(fx, f32x4.splat(-2.12194440e-4)));
+  let y = f32x4.splat(1.9875691500e-4);
+  y = madd(y, r, 1.3981999507e-3);
+  y = madd(y, r, 8.3334519073e-3);
+  y = madd(y, r, 4.1665795894e-2);
+  y = madd(y, r, 1.6666665459e-1);
+  y = madd(y, r, 5.0000001201e-1);
+  y = f32x4.add(f32x4.add(f32x4.mul(y, f32x4.mul(r, r)), r), f32x4.splat(1));
+  const n = i32x4.trunc_sat_f32x4_s(fx);
+  const n1 = i32x4.shr_s(n, 1);
+  const res = f32x4.mul(f32x4.mul(y, pow2(n1)), pow2(i32x4.sub(n, n1)));
+  return v128.bitselect(f32x4.splat(Infinity), res, f32x4.gt(x, f32x4.splat(88.72283)));
+}
+
+@inline export function logV(x: v128): v128 {
+  const tiny = f32x4.lt(x, f32x4.splat(1.17549435e-38));
+  const xs = v128.bitselect(f32x4.mul(x, f32x4.splat(8388608.0)), x, tiny);
+  let e = i32x4.sub(i32x4.shr_u(xs, 23), i32x4.splat(126));
+  e = v128.bitselect(i32x4.sub(e, i32x4.splat(23)), e, tiny);
+  let m = v128.or(v128.and(xs, i32x4.splat(0x807fffff)), i32x4.splat(0x3f000000));
+  const small = f32x4.lt(m, f32x4.splat(0.707106781186547524));
+  // m < sqrt(1/2): use 2m - 1 and e - 1, else m - 1
+  e = i32x4.add(e, small); // true lanes are -1
+  m = f32x4.sub(f32x4.add(m, v128.and(m, small)), f32x4.splat(1));
+  const fe = f32x4.convert_i32x4_s(e);
+  const z = f32x4.mul(m, m);
+  let y = f32x4.splat(7.0376836292e-2);
+  y = madd(y, m, -1.1514610310e-1);
+  y = madd(y, m, 1.1676998740e-1);
+  y = madd(y, m, -1.2420140846e-1);
+  y = madd(y, m, 1.4249322787e-1);
+  y = madd(y, m, -1.6668057665e-1);
+  y = madd(y, m, 2.0000714765e-1);
+  y = madd(y, m, -2.4999993993e-1);
+  y = madd(y, m, 3.3333331174e-1);
+  y = f32x4.mul(f32x4.mul(y, m), z);
+  y = f32x4.add(y, f32x4.mul(fe, f32x4.splat(-2.12194440e-4)));
+  y = f32x4.sub(y, f32x4.mul(z, f32x4.splat(0.5)));
+  let res = f32x4.add(f32x4.add(m, y), f32x4.mul(fe, f32x4.splat(0.693359375)));
+  // special values: x == 0 -> -inf, x < 0 or NaN -> NaN, +inf -> +inf
+  res = v128.bitselect(f32x4.splat(-Infinity), res, f32x4.eq(x, f32x4.splat(0)));
+  res = v128.bitselect(f32x4.splat(NaN), res, v128.not(f32x4.ge(x, f32x4.splat(0))));
+  return v128.bitselect(x, res, f32x4.eq(x, f32x4.splat(Infinity)));
+}

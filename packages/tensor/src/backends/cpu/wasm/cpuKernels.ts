@@ -1,0 +1,95 @@
+import { availableParallelism } from 'node:os';
+import { TensorError } from '../../../errors.js';
+import { ThreadPool, type WasmTask } from './threadPool.js';
+import { type WasmRuntime, wasmRuntime } from './wasmRuntime.js';
+
+/** 'auto': WebAssembly SIMD kernels and the thread pool where they help; 'typescript': the reference kernels only. */
+export type CpuKernelMode = 'auto' | 'typescript';
+
+export interface CpuKernelInfo {
+  mode: CpuKernelMode;
+  /** true when the WebAssembly SIMD kernels are in use */
+  wasm: boolean;
+  /** threads a big kernel is split over, the calling thread included */
+  threads: number;
+}
+
+/**
+ * Note [Kernel choice]
+ * The cpu device picks its kernels itself: float32 kernels big enough to repay staging
+ * their operands (Note [Wasm arena]) run in WebAssembly SIMD, and those big enough to
+ * repay waking the pool are split over `getNumThreads()` threads; everything else runs
+ * the TypeScript kernels, which stay the reference the wasm kernels are tested against.
+ * `setCpuKernels('typescript')` (or WIREGRAD_CPU_KERNELS=typescript) forces the
+ * TypeScript kernels for debugging; `setNumThreads` (or WIREGRAD_NUM_THREADS) sets the
+ * pool size, which defaults to the number of cores.
+ */
+let mode: CpuKernelMode = process.env.WIREGRAD_CPU_KERNELS === 'typescript' ? 'typescript' : 'auto';
+let threads = parseThreads(process.env.WIREGRAD_NUM_THREADS) ?? availableParallelism();
+let pool: ThreadPool | null = null;
+
+function parseThreads(value: string | undefined): number | null {
+  if (value === undefined || value === '') return null;
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 ? n : null;
+}
+
+export function setCpuKernels(next: CpuKernelMode): void {
+  if (next !== 'auto' && next !== 'typescript') {
+    throw new TensorError('INVALID_ARGUMENT', `setCpuKernels expects 'auto' or 'typescript', got ${String(next)}`);
+  }
+  mode = next;
+}
+
+/** PyTorch's torch.set_num_threads: the threads big cpu kernels are split over (>= 1). */
+export function setNumThreads(n: number): void {
+  if (!Number.isInteger(n) || n < 1) throw new TensorError('INVALID_ARGUMENT', `setNumThreads expects an integer >= 1, got ${n}`);
+  if (n === threads) return;
+  threads = n;
+  const old = pool;
+  pool = null;
+  void old?.close();
+}
+
+export function getNumThreads(): number {
+  return threads;
+}
+
+export function cpuKernelInfo(): CpuKernelInfo {
+  return { mode, wasm: activeWasm() !== null, threads };
+}
+
+/** Stops the pool's workers (they never keep a process alive; this makes the exit prompt and explicit). */
+export async function shutdownThreadPool(): Promise<void> {
+  const old = pool;
+  pool = null;
+  await old?.close();
+}
+
+/** The wasm runtime when the wasm kernels are enabled and available. */
+export function activeWasm(): WasmRuntime | null {
+  return mode === 'auto' ? wasmRuntime() : null;
+}
+
+/** Runs wasm tasks at once on the pool (the first on this thread); at most getNumThreads() of them. */
+export function runParallel(runtime: WasmRuntime, tasks: readonly WasmTask[]): void {
+  if (tasks.length === 1) {
+    const [task] = tasks;
+    (runtime.kernels[task!.kernel] as (...a: number[]) => void)(...task!.args);
+    return;
+  }
+  pool ??= new ThreadPool(runtime, threads);
+  pool.run(tasks);
+}
+
+/**
+ * Cuts [0, n) into at most `parts` ranges whose starts are multiples of `align`, none
+ * smaller than `minSize` (so small work stays on one thread).
+ */
+export function splitRange(n: number, parts: number, align: number, minSize: number): Array<[number, number]> {
+  const count = Math.max(1, Math.min(parts, Math.floor(n / Math.max(minSize, 1))));
+  const step = Math.ceil(n / count / align) * align;
+  const ranges: Array<[number, number]> = [];
+  for (let start = 0; start < n; start += step) ranges.push([start, Math.min(n, start + step)]);
+  return ranges.length > 0 ? ranges : [[0, n]];
+}

@@ -1,0 +1,127 @@
+import { Worker } from 'node:worker_threads';
+import { TensorError } from '../../../errors.js';
+import type { WasmKernelName, WasmRuntime } from './wasmRuntime.js';
+
+/** One call of a wasm kernel: its export name and numeric arguments. */
+export interface WasmTask {
+  kernel: WasmKernelName;
+  args: readonly number[];
+}
+
+const KERNEL_NAMES: readonly WasmKernelName[] = ['gemm', 'gemmScratchBytes', 'binaryF32', 'unaryF32', 'sumF32', 'softmaxF32'];
+const MAX_ARGS = 14;
+// control words (Int32): 0 job sequence (-1: stop), 1 finished sequence, 2 error flag; args (Float64) from byte 16
+const JOB = 0;
+const DONE = 1;
+const FAILED = 2;
+
+// Note [Pool worker]: plain JavaScript evaluated in the worker, so it needs no loader for
+// TypeScript. It instantiates the kernels over the shared memory and serves jobs posted
+// through its control words with Atomics, never returning to its event loop until stopped.
+const WORKER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const { module, memory, control, names } = workerData;
+const wasm = new WebAssembly.Instance(module, { env: { memory } }).exports;
+const fns = names.map((name) => wasm[name]);
+const ctl = new Int32Array(control);
+const args = new Float64Array(control, 16);
+let seen = 0;
+for (;;) {
+  Atomics.wait(ctl, ${JOB}, seen);
+  const seq = Atomics.load(ctl, ${JOB});
+  if (seq === seen) continue;
+  if (seq < 0) break;
+  seen = seq;
+  try {
+    const list = [];
+    for (let i = 0; i < args[1]; i++) list.push(args[2 + i]);
+    fns[args[0]](...list);
+  } catch {
+    Atomics.store(ctl, ${FAILED}, 1);
+  }
+  Atomics.store(ctl, ${DONE}, seq);
+  Atomics.notify(ctl, ${DONE});
+}
+`;
+
+class PoolWorker {
+  readonly control = new Int32Array(new SharedArrayBuffer(16 + 8 * (2 + MAX_ARGS)));
+  private readonly args = new Float64Array(this.control.buffer, 16);
+  private seq = 0;
+  readonly worker: Worker;
+
+  constructor(runtime: WasmRuntime) {
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      execArgv: [],
+      workerData: { module: runtime.module, memory: runtime.memory, control: this.control.buffer, names: KERNEL_NAMES },
+    });
+    this.worker.unref();
+  }
+
+  post(task: WasmTask): void {
+    this.args[0] = KERNEL_NAMES.indexOf(task.kernel);
+    this.args[1] = task.args.length;
+    for (let i = 0; i < task.args.length; i++) this.args[2 + i] = task.args[i]!;
+    this.seq++;
+    Atomics.store(this.control, JOB, this.seq);
+    Atomics.notify(this.control, JOB);
+  }
+
+  /** Blocks until the posted job is done; false if it threw. */
+  join(): boolean {
+    for (;;) {
+      const done = Atomics.load(this.control, DONE);
+      if (done === this.seq) break;
+      Atomics.wait(this.control, DONE, done);
+    }
+    return Atomics.exchange(this.control, FAILED, 0) === 0;
+  }
+
+  stop(): Promise<number> {
+    const exited = new Promise<number>((resolve) => this.worker.once('exit', resolve));
+    Atomics.store(this.control, JOB, -1);
+    Atomics.notify(this.control, JOB);
+    return exited;
+  }
+}
+
+/**
+ * Note [Thread pool]
+ * PyTorch's intra-op pool: a big kernel is cut into tasks that run at once, the first
+ * on the calling thread and the others on workers, and the call returns when all are
+ * done, so kernels stay synchronous. Workers share the runtime's wasm memory (the staged
+ * operands) and write disjoint regions of the result. They are unref'd: an idle pool
+ * never keeps a process alive, and `shutdownThreadPool()` stops them for a clean exit.
+ */
+export class ThreadPool {
+  private readonly workers: PoolWorker[] = [];
+
+  constructor(
+    private readonly runtime: WasmRuntime,
+    readonly threads: number,
+  ) {
+    for (let i = 1; i < threads; i++) this.workers.push(new PoolWorker(runtime));
+  }
+
+  /** Runs tasks (at most `threads`) at once; task 0 on the calling thread. */
+  run(tasks: readonly WasmTask[]): void {
+    if (tasks.length > this.threads) throw new TensorError('KERNEL_FAILED', `${tasks.length} tasks for a pool of ${this.threads} threads`);
+    for (let i = 1; i < tasks.length; i++) this.workers[i - 1]!.post(tasks[i]!);
+    let error: unknown = null;
+    try {
+      const first = tasks[0]!;
+      (this.runtime.kernels[first.kernel] as (...a: number[]) => void)(...first.args);
+    } catch (e) {
+      error = e;
+    }
+    let workersOk = true;
+    for (let i = 1; i < tasks.length; i++) workersOk = this.workers[i - 1]!.join() && workersOk;
+    if (error !== null) throw error;
+    if (!workersOk) throw new TensorError('KERNEL_FAILED', `a wasm kernel failed on a pool thread (${tasks[0]!.kernel})`);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.stop()));
+  }
+}

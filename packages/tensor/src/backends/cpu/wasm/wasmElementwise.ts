@@ -1,0 +1,76 @@
+import * as K from '../../../kernelNames.js';
+import { broadcastShapes, shapesEqual } from '../../../shape.js';
+import { Tensor } from '../../../tensor.js';
+import { activeWasm, getNumThreads, runParallel, splitRange } from './cpuKernels.js';
+import type { WasmTask } from './threadPool.js';
+import type { WasmRuntime } from './wasmRuntime.js';
+
+/** Op codes of assembly/elementwise.ts. */
+const BINARY_OPS: Readonly<Record<string, number>> = { [K.Add]: 0, [K.Sub]: 1, [K.Mul]: 2, [K.Div]: 3, [K.Maximum]: 4, [K.Minimum]: 5 };
+const UNARY_OPS: Readonly<Record<string, number>> = { [K.Neg]: 0, [K.Abs]: 1, [K.Sqrt]: 2, [K.Relu]: 3, [K.Exp]: 4, [K.Log]: 5, [K.Sigmoid]: 6, [K.Silu]: 7 };
+/** Below this many elements the TypeScript loops win (staging and the call cost more). */
+const MIN_ELEMENTS = 4096;
+/** Each pool thread gets at least this many elements. */
+const MIN_THREAD_ELEMENTS = 1 << 17;
+/** Thread ranges start on 64-byte boundaries, so a padded SIMD tail never reaches the next range. */
+const ALIGN = 16;
+
+export function hasWasmBinary(kernelName: string): boolean {
+  return kernelName in BINARY_OPS;
+}
+export function hasWasmUnary(kernelName: string): boolean {
+  return kernelName in UNARY_OPS;
+}
+
+/** Copies a contiguous float32 tensor's n elements into the arena; returns the byte offset. */
+function stageFlat(runtime: WasmRuntime, t: Tensor, n: number): number {
+  return runtime.stage((t.storage.data as Float32Array).subarray(t.offset, t.offset + n));
+}
+
+function run(runtime: WasmRuntime, n: number, task: (start: number, end: number) => WasmTask, outPtr: number, shape: readonly number[]): Tensor {
+  runParallel(runtime, splitRange(n, getNumThreads(), ALIGN, MIN_THREAD_ELEMENTS).map(([s, e]) => task(s, e)));
+  const out = Tensor.empty(shape, 'float32');
+  runtime.unstage(outPtr, n, out.storage.data as Float32Array);
+  return out;
+}
+
+/**
+ * a op b in wasm for float32 operands that are both contiguous with the output's shape, or
+ * one of them a single value broadcast over the other; null otherwise (the TypeScript loop runs).
+ */
+export function wasmBinary(kernelName: string, a: Tensor, b: Tensor): Tensor | null {
+  if (a.dtype !== 'float32' || b.dtype !== 'float32') return null;
+  const shape = shapesEqual(a.shape, b.shape) ? a.shape : broadcastShapes(a.shape, b.shape);
+  const aFull = a.isContiguous() && shapesEqual(a.shape, shape);
+  const bFull = b.isContiguous() && shapesEqual(b.shape, shape);
+  const mode = aFull && bFull ? 0 : aFull && b.numel === 1 ? 1 : bFull && a.numel === 1 ? 2 : -1;
+  const n = aFull ? a.numel : b.numel;
+  if (mode < 0 || n < MIN_ELEMENTS) return null;
+  const runtime = activeWasm();
+  if (runtime === null) return null;
+  runtime.reset();
+  const aPtr = stageFlat(runtime, a, aFull ? n : 1);
+  const bPtr = stageFlat(runtime, b, bFull ? n : 1);
+  const outPtr = runtime.alloc(n * 4);
+  const op = BINARY_OPS[kernelName]!;
+  return run(
+    runtime,
+    n,
+    (s, e) => ({ kernel: 'binaryF32', args: [op, mode, aFull ? aPtr + 4 * s : aPtr, bFull ? bPtr + 4 * s : bPtr, outPtr + 4 * s, e - s] }),
+    outPtr,
+    shape,
+  );
+}
+
+/** op(x) in wasm for a contiguous float32 x; null otherwise. */
+export function wasmUnary(kernelName: string, x: Tensor): Tensor | null {
+  if (x.dtype !== 'float32' || x.numel < MIN_ELEMENTS || !x.isContiguous()) return null;
+  const runtime = activeWasm();
+  if (runtime === null) return null;
+  runtime.reset();
+  const n = x.numel;
+  const xPtr = stageFlat(runtime, x, n);
+  const outPtr = runtime.alloc(n * 4);
+  const op = UNARY_OPS[kernelName]!;
+  return run(runtime, n, (s, e) => ({ kernel: 'unaryF32', args: [op, xPtr + 4 * s, outPtr + 4 * s, e - s] }), outPtr, x.shape);
+}

@@ -1,0 +1,102 @@
+import { KERNELS_WASM_BASE64 } from './kernels.generated.js';
+
+/** The exports of assembly/index.ts (pointers are byte offsets into the shared memory). */
+export interface WasmKernels {
+  gemm(a: number, sa0: number, sa1: number, b: number, sb0: number, sb1: number, c: number, ldc: number, m: number, n: number, k: number, scratch: number): void;
+  gemmScratchBytes(n: number): number;
+  binaryF32(op: number, mode: number, a: number, b: number, out: number, n: number): void;
+  unaryF32(op: number, x: number, out: number, n: number): void;
+  sumF32(x: number, o: number, r: number, i: number, out: number, acc: number): void;
+  softmaxF32(x: number, out: number, rows: number, n: number, log: number): void;
+}
+
+export type WasmKernelName = keyof WasmKernels;
+
+/** The parts of the WebAssembly JS API used here (the package compiles without the DOM lib). */
+export interface WasmMemory {
+  readonly buffer: ArrayBufferLike;
+  grow(pages: number): number;
+}
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Memory: new (descriptor: { initial: number; maximum: number; shared: boolean }) => WasmMemory;
+  Instance: new (module: object, imports: object) => { exports: unknown };
+}
+const WebAssemblyApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+const PAGE = 65536;
+/** Below this the memory is left to the module (it has no data, but keep address 0 unused). */
+const ARENA_BASE = PAGE;
+const ALIGN = 64;
+
+/**
+ * Note [Wasm arena]
+ * The wasm kernels work on a shared WebAssembly.Memory that every thread of the pool
+ * instantiates the module over. Tensors keep their own (GC-managed) typed arrays: a
+ * kernel stages its operands into the memory, runs, and copies the result out, so no
+ * tensor's lifetime depends on wasm memory and nothing has to be freed. Staging is
+ * a bump allocator reset at the start of each kernel call (kernels never nest); the
+ * memory only grows, to the largest kernel seen. Regions are 64-byte aligned and padded,
+ * so a SIMD loop may run over the tail of a region without touching its neighbour.
+ */
+export class WasmRuntime {
+  readonly module: object;
+  readonly memory: WasmMemory;
+  readonly kernels: WasmKernels;
+  private top = ARENA_BASE;
+  private f32: Float32Array;
+
+  constructor() {
+    this.module = new WebAssemblyApi.Module(Buffer.from(KERNELS_WASM_BASE64, 'base64'));
+    this.memory = new WebAssemblyApi.Memory({ initial: 256, maximum: 65536, shared: true });
+    const instance = new WebAssemblyApi.Instance(this.module, { env: { memory: this.memory } });
+    this.kernels = instance.exports as unknown as WasmKernels;
+    this.f32 = new Float32Array(this.memory.buffer);
+  }
+
+  /** Starts a kernel call: every region allocated by the previous call is free again. */
+  reset(): void {
+    this.top = ARENA_BASE;
+  }
+
+  /** A fresh 64-byte-aligned region of `bytes` (plus padding); returns its byte offset. */
+  alloc(bytes: number): number {
+    const ptr = this.top;
+    this.top = ptr + Math.ceil((bytes + 16) / ALIGN) * ALIGN;
+    const size = this.memory.buffer.byteLength;
+    if (this.top > size) this.memory.grow(Math.ceil((this.top - size) / PAGE));
+    return ptr;
+  }
+
+  /** The memory as floats (re-created after the memory grew). */
+  heapF32(): Float32Array {
+    if (this.f32.length * 4 !== this.memory.buffer.byteLength) this.f32 = new Float32Array(this.memory.buffer);
+    return this.f32;
+  }
+
+  /** Copies `src` into a fresh region; returns its byte offset. */
+  stage(src: Float32Array): number {
+    const ptr = this.alloc(src.length * 4);
+    this.heapF32().set(src, ptr >> 2);
+    return ptr;
+  }
+
+  /** Copies `n` floats at byte offset `ptr` into `dst`. */
+  unstage(ptr: number, n: number, dst: Float32Array): void {
+    dst.set(this.heapF32().subarray(ptr >> 2, (ptr >> 2) + n));
+  }
+}
+
+let runtime: WasmRuntime | null | undefined;
+
+/** The thread's wasm runtime, created on first use; null where WebAssembly SIMD or shared memory is missing. */
+export function wasmRuntime(): WasmRuntime | null {
+  if (runtime === undefined) {
+    try {
+      runtime = new WasmRuntime();
+    } catch {
+      runtime = null;
+    }
+  }
+  return runtime;
+}
