@@ -79,6 +79,8 @@ class PoolWorker {
   }
 
   stop(): Promise<number> {
+    // referenced again while it stops, so an awaiting caller's process waits for the exit
+    this.worker.ref();
     const exited = new Promise<number>((resolve) => this.worker.once('exit', resolve));
     Atomics.store(this.control, JOB, -1);
     Atomics.notify(this.control, JOB);

@@ -1,6 +1,6 @@
 import * as K from '../../../kernelNames.js';
 import { broadcastShapes, shapesEqual } from '../../../shape.js';
-import { Tensor } from '../../../tensor.js';
+import type { Tensor } from '../../../tensor.js';
 import { activeWasm, getNumThreads, runParallel, splitRange } from './cpuKernels.js';
 import type { WasmTask } from './threadPool.js';
 import type { WasmRuntime } from './wasmRuntime.js';
@@ -29,9 +29,7 @@ function stageFlat(runtime: WasmRuntime, t: Tensor, n: number): number {
 
 function run(runtime: WasmRuntime, n: number, task: (start: number, end: number) => WasmTask, outPtr: number, shape: readonly number[]): Tensor {
   runParallel(runtime, splitRange(n, getNumThreads(), ALIGN, MIN_THREAD_ELEMENTS).map(([s, e]) => task(s, e)));
-  const out = Tensor.empty(shape, 'float32');
-  runtime.unstage(outPtr, n, out.storage.data as Float32Array);
-  return out;
+  return runtime.unstage(outPtr, shape);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Tensor } from '../../../tensor.js';
+import type { Tensor } from '../../../tensor.js';
 import { activeWasm, getNumThreads, runParallel, splitRange } from './cpuKernels.js';
 import { stageView } from './stage.js';
 import type { WasmTask } from './threadPool.js';
@@ -39,7 +39,5 @@ export function wasmMatmul(a: Tensor, b: Tensor): Tensor | null {
     });
     runParallel(runtime, tasks);
   }
-  const out = Tensor.empty([B, M, N], 'float32');
-  runtime.unstage(cPtr, B * M * N, out.storage.data as Float32Array);
-  return out;
+  return runtime.unstage(cPtr, [B, M, N]);
 }

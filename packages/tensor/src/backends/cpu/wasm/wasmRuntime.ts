@@ -1,3 +1,5 @@
+import { numelOf } from '../../../shape.js';
+import { Tensor } from '../../../tensor.js';
 import { KERNELS_WASM_BASE64 } from './kernels.generated.js';
 
 /** The exports of assembly/index.ts (pointers are byte offsets into the shared memory). */
@@ -81,10 +83,24 @@ export class WasmRuntime {
     return ptr;
   }
 
-  /** Copies `n` floats at byte offset `ptr` into `dst`. */
-  unstage(ptr: number, n: number, dst: Float32Array): void {
-    dst.set(this.heapF32().subarray(ptr >> 2, (ptr >> 2) + n));
+  /** A new contiguous float32 tensor holding the `n` floats at byte offset `ptr`. */
+  unstage(ptr: number, shape: readonly number[]): Tensor {
+    const n = numelOf(shape);
+    const out = Tensor.fromTypedArray(uninitializedF32(n), shape, 'float32');
+    (out.storage.data as Float32Array).set(this.heapF32().subarray(ptr >> 2, (ptr >> 2) + n));
+    return out;
   }
+}
+
+/**
+ * A Float32Array of n elements that is not zero-filled, for results a kernel overwrites
+ * entirely: zeroing (or first-touching calloc'ed pages) a fresh 4 MiB buffer costs more
+ * than the SIMD add that fills it. Big Buffer.allocUnsafe allocations own their ArrayBuffer.
+ */
+function uninitializedF32(n: number): Float32Array {
+  if (n < 4096) return new Float32Array(n);
+  const bytes = Buffer.allocUnsafe(n * 4);
+  return new Float32Array(bytes.buffer, bytes.byteOffset, n);
 }
 
 let runtime: WasmRuntime | null | undefined;

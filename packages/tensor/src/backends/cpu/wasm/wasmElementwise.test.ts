@@ -1,0 +1,116 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { getNumThreads, setNumThreads } from './cpuKernels.js';
+import { bothKernels, expectClose, expectIdentical } from './__tests__/parity.js';
+import * as ops from '../../../index.js';
+import { randn, tensor, type Tensor } from '../../../index.js';
+
+// 3 past a multiple of 4 so every SIMD loop has a tail; big enough for the wasm path
+const N = 5003;
+const SPECIALS = [NaN, Infinity, -Infinity, 0, -0, 1e-45, -1e-40, 3.4e38, -3.4e38, 1, -1, 0.5];
+
+/** randn values with the special values sprinkled in. */
+function values(n: number, seed: number): Tensor {
+  const data = randn([n]).mul(seed).toTypedArray() as Float32Array;
+  for (let i = 0; i < SPECIALS.length; i++) data[(i * 397 + seed * 13) % n] = SPECIALS[i]!;
+  return tensor(data);
+}
+
+describe('wasm elementwise kernels against the TypeScript loops', () => {
+  const threads = getNumThreads();
+  afterEach(() => setNumThreads(threads));
+
+  const binary = { add: ops.add, sub: ops.sub, mul: ops.mul, div: ops.div, maximum: ops.maximum, minimum: ops.minimum };
+
+  it.each(Object.keys(binary))('%s: same shapes, tensor op scalar, scalar op tensor, bit for bit', (name) => {
+    const f = binary[name as keyof typeof binary];
+    const a = values(N, 3);
+    const b = values(N, 5);
+    const s = tensor(1.75);
+    for (const [x, y] of [[a, b], [a, s], [s, b]] as const) {
+      const { ts, wasm } = bothKernels(() => f(x, y));
+      if (name === 'maximum' || name === 'minimum') {
+        // the only freedom: which zero max(-0, +0) returns
+        expectClose(wasm, ts, 0);
+      } else {
+        expectIdentical(wasm, ts);
+      }
+    }
+  });
+
+  it('a contiguous view with an offset and a [rows, cols] shape', () => {
+    const base = values(3 * N, 7);
+    const x = base.slice(0, 2, 2 + 4000).reshape([40, 100]);
+    const y = values(4000, 9).reshape([40, 100]);
+    const { ts, wasm } = bothKernels(() => ops.add(x, y));
+    expectIdentical(wasm, ts);
+  });
+
+  it.each(['neg', 'abs', 'sqrt', 'relu'] as const)('%s is exact', (name) => {
+    const x = values(N, 11);
+    const { ts, wasm } = bothKernels(() => ops[name](x));
+    expectIdentical(wasm, ts);
+  });
+
+  it('exp and log are within 1 ulp over their whole float32 range (Note [Vector exp and log])', () => {
+    const grid = new Float32Array(40_000);
+    for (let i = 0; i < grid.length; i++) grid[i] = -104 + (193 * i) / grid.length;
+    const x = tensor([...grid, ...SPECIALS]);
+    const e = bothKernels(() => ops.exp(x));
+    expectClose(e.wasm, e.ts, 2.4e-7, 1e-44);
+    const pos = tensor(Float32Array.from(grid, (v) => Math.exp(v)));
+    const l = bothKernels(() => ops.log(ops.cat([pos, x])));
+    expectClose(l.wasm, l.ts, 2.4e-7, 1e-6);
+    expect(Array.from(ops.log(tensor([0, -1, Infinity, NaN, 1e-45]).expand([1024, 5]).contiguous()).toTypedArray().slice(0, 5))).toEqual([
+      -Infinity,
+      NaN,
+      Infinity,
+      NaN,
+      expect.closeTo(-103.2789, 3),
+    ]);
+  });
+
+  it('sigmoid and silu match to float32 rounding (tails below 1e-30 may flush to 0)', () => {
+    const x = values(N, 13).mul(20);
+    for (const f of [ops.sigmoid, ops.silu]) {
+      const { ts, wasm } = bothKernels(() => f(x));
+      expectClose(wasm, ts, 5e-7, 1e-30);
+    }
+  });
+
+  it('splits a big op over the pool with the same bits as one thread', () => {
+    const a = values(1 << 19, 17);
+    const b = values(1 << 19, 19);
+    setNumThreads(1);
+    const one = [ops.add(a, b), ops.exp(a)].map((t) => t.toTypedArray() as Float32Array);
+    setNumThreads(2);
+    const two = [ops.add(a, b), ops.exp(a)].map((t) => t.toTypedArray() as Float32Array);
+    expectIdentical(two[0]!, one[0]!);
+    expectIdentical(two[1]!, one[1]!);
+  });
+});
+
+describe('wasm sum and softmax against the TypeScript kernels', () => {
+  it('sum over all, over rows (last dim) and over columns (dim 0), float64 accumulators', () => {
+    const x = randn([257, 63]);
+    for (const f of [() => ops.sum(x), () => ops.sum(x, 1), () => ops.sum(x, 0), () => ops.sum(x.t(), 0)]) {
+      const { ts, wasm } = bothKernels(f);
+      expectClose(wasm, ts, 1e-6, 1e-6);
+    }
+    const big = randn([1 << 19]);
+    const { ts, wasm } = bothKernels(() => ops.sum(big));
+    expectClose(wasm, ts, 1e-6, 1e-4);
+  });
+
+  it('softmax and logSoftmax along the last dim, incl. -inf rows, NaN and rows with a tail', () => {
+    const data = randn([100, 67]).mul(10).toTypedArray() as Float32Array;
+    data.fill(-Infinity, 67, 134);
+    data[300] = NaN;
+    data[500] = Infinity;
+    const x = tensor(data).reshape([100, 67]);
+    const soft = bothKernels(() => ops.softmax(x, -1));
+    expectClose(soft.wasm, soft.ts, 2e-6, 1e-7);
+    // x - (max + log(sum)) in float32, as PyTorch computes it: a few ulp of the shift (|x| <= ~40 here)
+    const logSoft = bothKernels(() => ops.logSoftmax(x, -1));
+    expectClose(logSoft.wasm, logSoft.ts, 2e-6, 1e-5);
+  });
+});

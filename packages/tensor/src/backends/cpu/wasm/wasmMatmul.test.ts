@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { getNumThreads, setNumThreads } from './cpuKernels.js';
+import { bothKernels, expectClose, expectIdentical } from './__tests__/parity.js';
+import { matmul, randn, tensor, type Tensor } from '../../../index.js';
+
+/** float32 products accumulate in float32 in wasm (like BLAS) and in float64 in TypeScript. */
+function expectProduct(a: () => Tensor, b: () => Tensor): void {
+  const x = a();
+  const y = b();
+  const { ts, wasm } = bothKernels(() => matmul(x, y));
+  const K = x.shape[x.ndim - 1]!;
+  expectClose(wasm, ts, 1e-4, 2e-6 * Math.sqrt(K));
+}
+
+describe('wasm gemm (Note [Wasm gemm]) against the TypeScript kernel', () => {
+  const threads = getNumThreads();
+  afterEach(() => setNumThreads(threads));
+
+  it.each([
+    [64, 784, 256],
+    [67, 45, 33],
+    [128, 784, 10],
+    [5, 300, 9],
+    [1, 4096, 3],
+    [300, 1, 40],
+  ])('[%i,%i] @ [%i..]: full micro-tiles, ragged edges, several K slices', (M, K, N) => {
+    expectProduct(() => randn([M, K]), () => randn([K, N]));
+  });
+
+  it('reads transposed operands by stride (x @ W.t(), g.t() @ x) without copying them first', () => {
+    const w = randn([256, 784]);
+    expectProduct(() => randn([64, 784]), () => w.t());
+    const g = randn([64, 256]);
+    expectProduct(() => g.t(), () => randn([64, 784]));
+  });
+
+  it('batched products, broadcast batches and sliced views', () => {
+    expectProduct(() => randn([3, 37, 50]), () => randn([3, 50, 29]));
+    expectProduct(() => randn([4, 40, 60]), () => randn([60, 24]).expand([4, 60, 24]));
+    const big = randn([90, 130]);
+    expectProduct(() => big.slice(0, 5, 85).slice(1, 10, 110), () => randn([100, 48]));
+  });
+
+  it('a thin slice of a big tensor is made contiguous instead of staging the whole storage', () => {
+    const wide = randn([64, 4096]);
+    expectProduct(() => wide.slice(1, 0, 64), () => randn([64, 64]));
+  });
+
+  it('gives the same bits on 1 thread and on 2 (rows and columns split on micro-tile bounds)', () => {
+    const a = randn([200, 300]);
+    const b = randn([300, 96]);
+    const c = randn([40, 300]);
+    setNumThreads(1);
+    const one = [matmul(a, b), matmul(c, b.t().t())].map((t) => t.toTypedArray() as Float32Array);
+    setNumThreads(2);
+    const two = [matmul(a, b), matmul(c, b.t().t())].map((t) => t.toTypedArray() as Float32Array);
+    expectIdentical(two[0]!, one[0]!);
+    expectIdentical(two[1]!, one[1]!);
+  });
+
+  it('property: any shapes and transposes match the TypeScript kernel', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 70 }),
+        fc.integer({ min: 1, max: 300 }),
+        fc.integer({ min: 1, max: 70 }),
+        fc.boolean(),
+        fc.boolean(),
+        (M, K, N, ta, tb) => {
+          const a = ta ? randn([K, M]).t() : randn([M, K]);
+          const b = tb ? randn([N, K]).t() : randn([K, N]);
+          expectProduct(() => a, () => b);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('keeps infinities and NaN where they reach', () => {
+    const data = randn([40, 40]).toTypedArray() as Float32Array;
+    data[0] = Infinity;
+    data[45] = NaN;
+    const a = tensor(data).reshape([40, 40]);
+    const b = randn([40, 40]);
+    const { ts, wasm } = bothKernels(() => matmul(a, b));
+    expect(Number.isNaN(wasm[40])).toBe(true);
+    expect(Number.isFinite(wasm[0])).toBe(false);
+    expectClose(wasm, ts, 1e-4, 2e-5);
+  });
+});
