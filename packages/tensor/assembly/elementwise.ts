@@ -45,21 +45,49 @@ const NEG = 0, ABS = 1, SQRT = 2, RELU = 3, EXP = 4, LOG = 5, SIGMOID = 6, SILU 
   }
 }
 
-@inline function binaryModes(op: i32, mode: i32, a: usize, b: usize, out: usize, n: i32): void {
-  if (mode == 0) binaryLoop(op, 0, a, b, out, n);
-  else if (mode == 1) binaryLoop(op, 1, a, b, out, n);
-  else binaryLoop(op, 2, a, b, out, n);
+/**
+ * mode 3: b is one row of `cols` floats broadcast over the n / cols rows of a; mode 4: a is
+ * the row. Row tails run scalar, so no row writes past its end into the next one.
+ */
+@inline function rowLoop(op: i32, mode: i32, a: usize, b: usize, out: usize, n: i32, cols: i32): void {
+  const row = mode == 3 ? b : a;
+  const vecEnd = cols & ~3;
+  for (let r = 0; r < n; r += cols) {
+    const full = (mode == 3 ? a : b) + (<usize>r << 2);
+    const dst = out + (<usize>r << 2);
+    let j = 0;
+    for (; j < vecEnd; j += 4) {
+      const off = <usize>j << 2;
+      const f = v128.load(full + off);
+      const w = v128.load(row + off);
+      v128.store(dst + off, mode == 3 ? binary(op, f, w) : binary(op, w, f));
+    }
+    for (; j < cols; j++) {
+      const off = <usize>j << 2;
+      const f = v128.load32_splat(full + off);
+      const w = v128.load32_splat(row + off);
+      store<f32>(dst + off, f32x4.extract_lane(mode == 3 ? binary(op, f, w) : binary(op, w, f), 0));
+    }
+  }
 }
 
-/** out[i] = a[i] op b[i] over n floats (see binaryLoop for modes); buffers are padded to 16 bytes. */
-export function binaryF32(op: i32, mode: i32, a: usize, b: usize, out: usize, n: i32): void {
+@inline function binaryModes(op: i32, mode: i32, a: usize, b: usize, out: usize, n: i32, cols: i32): void {
+  if (mode == 0) binaryLoop(op, 0, a, b, out, n);
+  else if (mode == 1) binaryLoop(op, 1, a, b, out, n);
+  else if (mode == 2) binaryLoop(op, 2, a, b, out, n);
+  else if (mode == 3) rowLoop(op, 3, a, b, out, n, cols);
+  else rowLoop(op, 4, a, b, out, n, cols);
+}
+
+/** out[i] = a[i] op b[i] over n floats (modes: binaryLoop, rowLoop); buffers are padded to 16 bytes. */
+export function binaryF32(op: i32, mode: i32, a: usize, b: usize, out: usize, n: i32, cols: i32): void {
   switch (op) {
-    case ADD: binaryModes(ADD, mode, a, b, out, n); break;
-    case SUB: binaryModes(SUB, mode, a, b, out, n); break;
-    case MUL: binaryModes(MUL, mode, a, b, out, n); break;
-    case DIV: binaryModes(DIV, mode, a, b, out, n); break;
-    case MAX: binaryModes(MAX, mode, a, b, out, n); break;
-    default: binaryModes(MIN, mode, a, b, out, n); break;
+    case ADD: binaryModes(ADD, mode, a, b, out, n, cols); break;
+    case SUB: binaryModes(SUB, mode, a, b, out, n, cols); break;
+    case MUL: binaryModes(MUL, mode, a, b, out, n, cols); break;
+    case DIV: binaryModes(DIV, mode, a, b, out, n, cols); break;
+    case MAX: binaryModes(MAX, mode, a, b, out, n, cols); break;
+    default: binaryModes(MIN, mode, a, b, out, n, cols); break;
   }
 }
 

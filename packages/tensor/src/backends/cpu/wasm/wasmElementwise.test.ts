@@ -37,6 +37,17 @@ describe('wasm elementwise kernels against the TypeScript loops', () => {
     }
   });
 
+  it.each(['sub', 'div', 'maximum'] as const)('%s with a row broadcast over leading dims, either side (a bias)', (name) => {
+    const f = binary[name];
+    const full = values(60 * 103, 21).reshape([3, 20, 103]);
+    for (const row of [values(103, 23), values(103, 25).reshape([1, 103]), values(20 * 103, 27).reshape([20, 103])]) {
+      for (const [x, y] of [[full, row], [row, full]] as const) {
+        const { ts, wasm } = bothKernels(() => f(x, y));
+        expectClose(wasm, ts, 0);
+      }
+    }
+  });
+
   it('a contiguous view with an offset and a [rows, cols] shape', () => {
     const base = values(3 * N, 7);
     const x = base.slice(0, 2, 2 + 4000).reshape([40, 100]);

@@ -27,34 +27,55 @@ function stageFlat(runtime: WasmRuntime, t: Tensor, n: number): number {
   return runtime.stage((t.storage.data as Float32Array).subarray(t.offset, t.offset + n));
 }
 
-function run(runtime: WasmRuntime, n: number, task: (start: number, end: number) => WasmTask, outPtr: number, shape: readonly number[]): Tensor {
-  runParallel(runtime, splitRange(n, getNumThreads(), ALIGN, MIN_THREAD_ELEMENTS).map(([s, e]) => task(s, e)));
+function run(runtime: WasmRuntime, n: number, align: number, task: (start: number, end: number) => WasmTask, outPtr: number, shape: readonly number[]): Tensor {
+  runParallel(runtime, splitRange(n, getNumThreads(), align, MIN_THREAD_ELEMENTS).map(([s, e]) => task(s, e)));
   return runtime.unstage(outPtr, shape);
 }
 
+/** The length of the row `t` is when it broadcasts over the leading dims of `shape` (0 when it does not). */
+function rowLength(t: Tensor, shape: readonly number[]): number {
+  if (!t.isContiguous() || t.numel === 0) return 0;
+  const lead = shape.length - t.ndim;
+  let d = 0;
+  while (d < t.ndim && t.shape[d] === 1) d++;
+  for (let e = d; e < t.ndim; e++) if (t.shape[e] !== shape[lead + e]) return 0;
+  return t.numel;
+}
+
 /**
- * a op b in wasm for float32 operands that are both contiguous with the output's shape, or
- * one of them a single value broadcast over the other; null otherwise (the TypeScript loop runs).
+ * a op b in wasm for float32 operands that are both contiguous with the output's shape,
+ * one of them a single value, or one of them a row broadcast over the other's leading dims
+ * (a bias); null otherwise (the TypeScript loop runs).
  */
 export function wasmBinary(kernelName: string, a: Tensor, b: Tensor): Tensor | null {
   if (a.dtype !== 'float32' || b.dtype !== 'float32') return null;
   const shape = shapesEqual(a.shape, b.shape) ? a.shape : broadcastShapes(a.shape, b.shape);
   const aFull = a.isContiguous() && shapesEqual(a.shape, shape);
   const bFull = b.isContiguous() && shapesEqual(b.shape, shape);
-  const mode = aFull && bFull ? 0 : aFull && b.numel === 1 ? 1 : bFull && a.numel === 1 ? 2 : -1;
   const n = aFull ? a.numel : b.numel;
-  if (mode < 0 || n < MIN_ELEMENTS) return null;
+  if (n < MIN_ELEMENTS) return null;
+  let mode = -1;
+  let cols = 1;
+  if (aFull && bFull) mode = 0;
+  else if (aFull && b.numel === 1) mode = 1;
+  else if (bFull && a.numel === 1) mode = 2;
+  else if (aFull && (cols = rowLength(b, shape)) > 0) mode = 3;
+  else if (bFull && (cols = rowLength(a, shape)) > 0) mode = 4;
+  if (mode < 0) return null;
   const runtime = activeWasm();
   if (runtime === null) return null;
   runtime.reset();
-  const aPtr = stageFlat(runtime, a, aFull ? n : 1);
-  const bPtr = stageFlat(runtime, b, bFull ? n : 1);
+  const aPtr = stageFlat(runtime, a, a.numel);
+  const bPtr = stageFlat(runtime, b, b.numel);
   const outPtr = runtime.alloc(n * 4);
   const op = BINARY_OPS[kernelName]!;
+  // thread ranges start on a row in the row modes
+  const align = mode >= 3 ? cols : ALIGN;
   return run(
     runtime,
     n,
-    (s, e) => ({ kernel: 'binaryF32', args: [op, mode, aFull ? aPtr + 4 * s : aPtr, bFull ? bPtr + 4 * s : bPtr, outPtr + 4 * s, e - s] }),
+    align,
+    (s, e) => ({ kernel: 'binaryF32', args: [op, mode, aFull ? aPtr + 4 * s : aPtr, bFull ? bPtr + 4 * s : bPtr, outPtr + 4 * s, e - s, cols] }),
     outPtr,
     shape,
   );
@@ -70,5 +91,5 @@ export function wasmUnary(kernelName: string, x: Tensor): Tensor | null {
   const xPtr = stageFlat(runtime, x, n);
   const outPtr = runtime.alloc(n * 4);
   const op = UNARY_OPS[kernelName]!;
-  return run(runtime, n, (s, e) => ({ kernel: 'unaryF32', args: [op, xPtr + 4 * s, outPtr + 4 * s, e - s] }), outPtr, x.shape);
+  return run(runtime, n, ALIGN, (s, e) => ({ kernel: 'unaryF32', args: [op, xPtr + 4 * s, outPtr + 4 * s, e - s] }), outPtr, x.shape);
 }
