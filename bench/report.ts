@@ -27,6 +27,23 @@ export async function medianMs(name: string, fn: () => unknown, opts: { time?: n
   return p50;
 }
 
+/**
+ * Medians of several functions timed in turns (one call of each per round, after `warmup`
+ * rounds), so a machine whose speed drifts during the run (shared cloud cores) slows every
+ * contestant alike instead of whichever happened to run during the slow phase.
+ */
+export function interleavedMedians(fns: Record<string, () => unknown>, rounds: number, warmup = 2): Record<string, number> {
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(fns).map((k) => [k, []]));
+  for (let r = 0; r < warmup + rounds; r++) {
+    for (const [name, fn] of Object.entries(fns)) {
+      const start = performance.now();
+      fn();
+      if (r >= warmup) times[name]!.push(performance.now() - start);
+    }
+  }
+  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, v.sort((a, b) => a - b)[v.length >> 1]!]));
+}
+
 /** Compares ours with a peer; `minSpeedup` is the speedup (peer/ours) the issue asks for. */
 export function compare(caseName: string, ours: [string, number], peer: [string, number], minSpeedup: number): Row {
   const speedup = peer[1] / ours[1];

@@ -1,12 +1,18 @@
 // @wiregrad/tensor on the cpu device vs tfjs-cpu, tfjs-wasm and plain typed-array loops (issues: foundation, SIMD).
 import { getNumThreads, randn, setNumThreads, tensor } from '@wiregrad/tensor';
 import { tfjs } from './peers.js';
-import { compare, medianMs, printRows, type Row } from './report.js';
+import { compare, interleavedMedians, medianMs, printRows, type Row } from './report.js';
 
 const N_ELEM = 1 << 20;
 
 function plainAdd(a: Float32Array, b: Float32Array, out: Float32Array): void {
   for (let i = 0; i < out.length; i++) out[i] = a[i]! + b[i]!;
+}
+/** The same loop returning a fresh array, as an op must: in this VM a fresh 4 MiB result costs ~1.4 ms of page faults. */
+function plainAddAlloc(a: Float32Array, b: Float32Array): Float32Array {
+  const out = new Float32Array(a.length);
+  plainAdd(a, b, out);
+  return out;
 }
 function plainExp(a: Float32Array, out: Float32Array): void {
   for (let i = 0; i < out.length; i++) out[i] = Math.exp(a[i]!);
@@ -22,17 +28,19 @@ async function matmulVsWasm(): Promise<Row[]> {
     const b = randn([n, n]);
     const ta = tf.randomNormal([n, n]);
     const tb = tf.randomNormal([n, n]);
-    const opts = { iterations: 5, time: n === 1024 ? 2000 : 1000 };
     // no tf.tidy around the read: in tfjs-wasm a dataSync() inside tidy costs ~10x the matmul itself
-    const peer = await medianMs(`matmul ${n} tfjs-wasm`, () => {
+    const peerMatmul = (): void => {
       const c = tf.matMul(ta, tb);
       c.dataSync();
       c.dispose();
-    }, opts);
-    setNumThreads(1);
-    const one = await medianMs(`matmul ${n} ours 1 thread`, () => a.matmul(b).toTypedArray(), opts);
+    };
+    const withThreads = (threads: number) => () => {
+      setNumThreads(threads);
+      a.matmul(b).toTypedArray();
+    };
+    const m = interleavedMedians({ peer: peerMatmul, one: withThreads(1), pool: withThreads(poolThreads) }, n === 1024 ? 9 : 25);
     setNumThreads(poolThreads);
-    const pool = await medianMs(`matmul ${n} ours pool`, () => a.matmul(b).toTypedArray(), opts);
+    const [peer, one, pool] = [m.peer!, m.one!, m.pool!];
     rows.push(compare(`matmul ${n} f32, 1 thread`, ['wiregrad wasm', one], ['tfjs-wasm', peer], 1));
     rows.push(compare(`matmul ${n} f32, ${poolThreads} threads`, ['wiregrad wasm pool', pool], ['tfjs-wasm', peer], 1.6));
     ta.dispose();
@@ -59,12 +67,22 @@ export async function run(): Promise<Row[]> {
   const xa = x.toTypedArray() as Float32Array;
   const ya = y.toTypedArray() as Float32Array;
   const out = new Float32Array(N_ELEM);
-  const addOurs = await medianMs('add 1M ours', () => x.add(y));
-  const addPlain = await medianMs('add 1M loop', () => plainAdd(xa, ya, out));
-  rows.push(compare('add 1M f32', ['wiregrad cpu', addOurs], ['Float32Array loop', addPlain], 2));
-  const expOurs = await medianMs('exp 1M ours', () => x.exp());
-  const expPlain = await medianMs('exp 1M loop', () => plainExp(xa, out));
-  rows.push(compare('exp 1M f32', ['wiregrad cpu', expOurs], ['Math.exp loop', expPlain], 3));
+  // timed in turns (ours allocates its result each call; the loops write into one array)
+  const m = interleavedMedians(
+    {
+      addOurs: () => x.add(y),
+      addPlain: () => plainAdd(xa, ya, out),
+      addAlloc: () => plainAddAlloc(xa, ya),
+      expOurs: () => x.exp(),
+      expPlain: () => plainExp(xa, out),
+    },
+    41,
+    5,
+  );
+  const addPlain = m.addPlain!;
+  rows.push(compare('add 1M f32', ['wiregrad cpu', m.addOurs!], ['Float32Array loop', addPlain], 2));
+  rows.push(compare('add 1M f32 (both allocate the result)', ['wiregrad cpu', m.addOurs!], ['Float32Array loop + new array', m.addAlloc!], 2));
+  rows.push(compare('exp 1M f32', ['wiregrad cpu', m.expOurs!], ['Math.exp loop', m.expPlain!], 3));
 
   const row = randn([1024]);
   const mat = randn([1024, 1024]);

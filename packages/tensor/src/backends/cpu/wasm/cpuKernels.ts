@@ -44,11 +44,7 @@ export function setCpuKernels(next: CpuKernelMode): void {
 /** PyTorch's torch.set_num_threads: the threads big cpu kernels are split over (>= 1). */
 export function setNumThreads(n: number): void {
   if (!Number.isInteger(n) || n < 1) throw new TensorError('INVALID_ARGUMENT', `setNumThreads expects an integer >= 1, got ${n}`);
-  if (n === threads) return;
   threads = n;
-  const old = pool;
-  pool = null;
-  void old?.close();
 }
 
 export function getNumThreads(): number {
@@ -78,7 +74,11 @@ export function runParallel(runtime: WasmRuntime, tasks: readonly WasmTask[]): v
     (runtime.kernels[task!.kernel] as (...a: number[]) => void)(...task!.args);
     return;
   }
-  pool ??= new ThreadPool(runtime, threads);
+  // a pool is kept when the thread count shrinks (its extra workers just sleep) and replaced when it grows
+  if (pool === null || pool.threads < tasks.length) {
+    void pool?.close();
+    pool = new ThreadPool(runtime, threads);
+  }
   pool.run(tasks);
 }
 

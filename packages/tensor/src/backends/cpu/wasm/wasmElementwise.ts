@@ -3,7 +3,7 @@ import { broadcastShapes, shapesEqual } from '../../../shape.js';
 import type { Tensor } from '../../../tensor.js';
 import { activeWasm, getNumThreads, runParallel, splitRange } from './cpuKernels.js';
 import type { WasmTask } from './threadPool.js';
-import type { WasmRuntime } from './wasmRuntime.js';
+import { type WasmRuntime, uninitializedF32 } from './wasmRuntime.js';
 
 /** Op codes of assembly/elementwise.ts. */
 const BINARY_OPS: Readonly<Record<string, number>> = { [K.Add]: 0, [K.Sub]: 1, [K.Mul]: 2, [K.Div]: 3, [K.Maximum]: 4, [K.Minimum]: 5 };
@@ -25,6 +25,36 @@ export function hasWasmUnary(kernelName: string): boolean {
 /** Copies a contiguous float32 tensor's n elements into the arena; returns the byte offset. */
 function stageFlat(runtime: WasmRuntime, t: Tensor, n: number): number {
   return runtime.stage((t.storage.data as Float32Array).subarray(t.offset, t.offset + n));
+}
+
+/** Unary ops worth splitting over the pool; the cheap ones are bound by copying, which stays on this thread. */
+const EXPENSIVE_UNARY = new Set<string>([K.Exp, K.Log, K.Sigmoid, K.Silu]);
+const CHUNK = 16384;
+
+/**
+ * Note [Streamed elementwise]
+ * A cheap elementwise op costs less than copying its operands, so staging whole 4 MiB
+ * operands would stream each one through memory twice. Instead it runs in chunks of 16k
+ * elements: each chunk is copied into the arena, computed and copied out while it is
+ * still in L1/L2. Operands that are a single broadcast value are staged once.
+ */
+function stream(runtime: WasmRuntime, operands: readonly Tensor[], full: readonly boolean[], n: number, shape: readonly number[], call: (ptrs: readonly number[], outPtr: number, len: number) => void): Tensor {
+  runtime.reset();
+  const ptrs = operands.map((t, i) => (full[i] ? runtime.alloc(CHUNK * 4) : stageFlat(runtime, t, 1)));
+  const outPtr = runtime.alloc(CHUNK * 4);
+  const out = uninitializedF32(shape);
+  const result = out.storage.data as Float32Array;
+  for (let s = 0; s < n; s += CHUNK) {
+    const e = Math.min(n, s + CHUNK);
+    const heap = runtime.heapF32();
+    for (let i = 0; i < operands.length; i++) {
+      const t = operands[i]!;
+      if (full[i]) heap.set((t.storage.data as Float32Array).subarray(t.offset + s, t.offset + e), ptrs[i]! >> 2);
+    }
+    call(ptrs, outPtr, e - s);
+    result.set(heap.subarray(outPtr >> 2, (outPtr >> 2) + e - s), s);
+  }
+  return out;
 }
 
 function run(runtime: WasmRuntime, n: number, align: number, task: (start: number, end: number) => WasmTask, outPtr: number, shape: readonly number[]): Tensor {
@@ -64,17 +94,19 @@ export function wasmBinary(kernelName: string, a: Tensor, b: Tensor): Tensor | n
   if (mode < 0) return null;
   const runtime = activeWasm();
   if (runtime === null) return null;
+  const op = BINARY_OPS[kernelName]!;
+  if (mode <= 2) {
+    return stream(runtime, [a, b], [aFull, bFull], n, shape, ([pa, pb], po, len) => runtime.kernels.binaryF32(op, mode, pa!, pb!, po, len, 1));
+  }
   runtime.reset();
   const aPtr = stageFlat(runtime, a, a.numel);
   const bPtr = stageFlat(runtime, b, b.numel);
   const outPtr = runtime.alloc(n * 4);
-  const op = BINARY_OPS[kernelName]!;
-  // thread ranges start on a row in the row modes
-  const align = mode >= 3 ? cols : ALIGN;
+  // a row broadcast: thread ranges start on a row
   return run(
     runtime,
     n,
-    align,
+    cols,
     (s, e) => ({ kernel: 'binaryF32', args: [op, mode, aFull ? aPtr + 4 * s : aPtr, bFull ? bPtr + 4 * s : bPtr, outPtr + 4 * s, e - s, cols] }),
     outPtr,
     shape,
@@ -86,10 +118,13 @@ export function wasmUnary(kernelName: string, x: Tensor): Tensor | null {
   if (x.dtype !== 'float32' || x.numel < MIN_ELEMENTS || !x.isContiguous()) return null;
   const runtime = activeWasm();
   if (runtime === null) return null;
-  runtime.reset();
   const n = x.numel;
+  const op = UNARY_OPS[kernelName]!;
+  if (!EXPENSIVE_UNARY.has(kernelName) || getNumThreads() === 1 || n < 2 * MIN_THREAD_ELEMENTS) {
+    return stream(runtime, [x], [true], n, x.shape, ([px], po, len) => runtime.kernels.unaryF32(op, px!, po, len));
+  }
+  runtime.reset();
   const xPtr = stageFlat(runtime, x, n);
   const outPtr = runtime.alloc(n * 4);
-  const op = UNARY_OPS[kernelName]!;
   return run(runtime, n, ALIGN, (s, e) => ({ kernel: 'unaryF32', args: [op, xPtr + 4 * s, outPtr + 4 * s, e - s] }), outPtr, x.shape);
 }

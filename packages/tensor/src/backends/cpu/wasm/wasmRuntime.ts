@@ -83,24 +83,24 @@ export class WasmRuntime {
     return ptr;
   }
 
-  /** A new contiguous float32 tensor holding the `n` floats at byte offset `ptr`. */
+  /** A new contiguous float32 tensor holding the floats at byte offset `ptr`. */
   unstage(ptr: number, shape: readonly number[]): Tensor {
-    const n = numelOf(shape);
-    const out = Tensor.fromTypedArray(uninitializedF32(n), shape, 'float32');
-    (out.storage.data as Float32Array).set(this.heapF32().subarray(ptr >> 2, (ptr >> 2) + n));
+    const out = uninitializedF32(shape);
+    (out.storage.data as Float32Array).set(this.heapF32().subarray(ptr >> 2, (ptr >> 2) + out.numel));
     return out;
   }
 }
 
 /**
- * A Float32Array of n elements that is not zero-filled, for results a kernel overwrites
+ * A float32 tensor whose storage is not zero-filled, for results a kernel overwrites
  * entirely: zeroing (or first-touching calloc'ed pages) a fresh 4 MiB buffer costs more
  * than the SIMD add that fills it. Big Buffer.allocUnsafe allocations own their ArrayBuffer.
  */
-function uninitializedF32(n: number): Float32Array {
-  if (n < 4096) return new Float32Array(n);
+export function uninitializedF32(shape: readonly number[]): Tensor {
+  const n = numelOf(shape);
+  if (n < 4096) return Tensor.empty(shape, 'float32');
   const bytes = Buffer.allocUnsafe(n * 4);
-  return new Float32Array(bytes.buffer, bytes.byteOffset, n);
+  return Tensor.fromTypedArray(new Float32Array(bytes.buffer, bytes.byteOffset, n), shape, 'float32');
 }
 
 let runtime: WasmRuntime | null | undefined;
