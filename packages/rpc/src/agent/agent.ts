@@ -1,6 +1,7 @@
 import { Context, Dealer, Router, context as threadContext, type Reply } from 'zeromq';
 import { startZap } from './zap.js';
 import { RpcError } from '../errors.js';
+import { splitBatch } from '../messages/batch.js';
 import { decodeHeader, decodeMessage, encodeMessage, type Message } from '../messages/message.js';
 import { MessageType, messageKind, messageTypeName } from '../messages/messageType.js';
 import { endOfTurn } from './endOfTurn.js';
@@ -175,18 +176,20 @@ export class Agent {
 
   private async responseLoop(peer: Peer): Promise<void> {
     try {
-      for await (const frames of peer.dealer) {
-        let msg: Message;
-        this.stats.received(frames);
-        try {
-          msg = decodeMessage(frames, { deviceMap: {}, peer: peer.info.id });
-        } catch (e) {
-          this.opts.onProtocolError(e instanceof RpcError ? e : new RpcError('PROTOCOL', String(e)));
-          const id = (e as { messageId?: number }).messageId;
-          if (id !== undefined) this.pending.fail(id, e);
-          continue;
+      for await (const received of peer.dealer) {
+        for (const frames of this.split(received)) {
+          let msg: Message;
+          this.stats.received(frames);
+          try {
+            msg = decodeMessage(frames, { deviceMap: {}, peer: peer.info.id });
+          } catch (e) {
+            this.opts.onProtocolError(e instanceof RpcError ? e : new RpcError('PROTOCOL', String(e)));
+            const id = (e as { messageId?: number }).messageId;
+            if (id !== undefined) this.pending.fail(id, e);
+            continue;
+          }
+          this.pending.settle(msg, peer.info, this.opts.onProtocolError);
         }
-        this.pending.settle(msg, peer.info, this.opts.onProtocolError);
       }
     } catch (e) {
       if (!this.closed) this.opts.onProtocolError(new RpcError('PROTOCOL', `response loop for ${peer.info} ended: ${(e as Error).message}`));
@@ -209,14 +212,15 @@ export class Agent {
 
   private async serveLoop(): Promise<void> {
     try {
-      for await (const [identity, ...frames] of this.router) {
+      for await (const [identity, ...received] of this.router) {
         // Note [Answer before re-arming]: zeromq.js answers more slowly while a receive is
         // pending on the same socket, so when the worker is idle a request that completes
         // within this turn is answered before the loop asks for the next one; under load
         // (or for slow requests) requests are served concurrently.
         const idle = this.limiter.idle;
-        const served = this.limiter.run(() => this.serve(identity!, frames));
-        if (idle) await Promise.race([served, endOfTurn()]);
+        let served: Promise<void> | null = null;
+        for (const frames of this.split(received)) served = this.limiter.run(() => this.serve(identity!, frames));
+        if (idle && served) await Promise.race([served, endOfTurn()]);
       }
     } catch (e) {
       if (!this.closed) this.opts.onProtocolError(new RpcError('PROTOCOL', `receive loop ended: ${(e as Error).message}`));
@@ -261,7 +265,17 @@ export class Agent {
       out = encodeMessage({ type: MessageType.EXCEPTION, id, payload: exceptionPayload(e, this.self) }, { deviceMap: {}, peer: -1 });
     }
     this.stats.sent(out);
-    await this.routerQueue.send([identity, ...out]).catch(() => {});
+    await this.routerQueue.send(out, identity).catch(() => {});
+  }
+
+  /** The messages of one received ZeroMQ message (Note [Batched messages]); a bad batch is reported and dropped. */
+  private split(received: Uint8Array[]): Uint8Array[][] {
+    try {
+      return splitBatch(received);
+    } catch (e) {
+      this.opts.onProtocolError(e as RpcError);
+      return [];
+    }
   }
 
   /** Runs the handler of a request's type (dist-autograd re-dispatches the messages it unwraps). */

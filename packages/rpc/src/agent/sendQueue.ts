@@ -1,22 +1,55 @@
 import type { Dealer, Router } from 'zeromq';
+import { MAX_BATCH, batchFrames } from '../messages/batch.js';
+
+interface OpenBatch {
+  messages: Uint8Array[];
+  sent: Promise<void>;
+}
 
 /**
  * zeromq.js allows one pending send per socket ("Socket is busy writing"), so every socket
  * sends through a queue: each send starts when the previous one has been handed to ZeroMQ.
+ * Single-frame messages for one destination that queue up meanwhile (or in the same turn)
+ * leave as one batch (Note [Batched messages]); a message with tensor frames closes its
+ * destination's open batch, so each destination still receives messages in send order.
  */
 export class SendQueue {
   private tail: Promise<void> = Promise.resolve();
+  /** batches not yet handed to ZeroMQ, by destination (a ROUTER's identity; '' for a DEALER) */
+  private readonly open = new Map<string, OpenBatch>();
 
   constructor(private readonly socket: Router | Dealer) {}
 
-  send(frames: (Uint8Array | string)[]): Promise<void> {
-    const next = this.tail.then(() => this.socket.send(frames));
-    this.tail = next.catch(() => {});
-    return next;
+  /** Queues one message (its frames) for `identity` (ROUTER sockets) or the connected peer. */
+  send(frames: Uint8Array[], identity?: Uint8Array): Promise<void> {
+    const key = identity === undefined ? '' : Buffer.from(identity.buffer, identity.byteOffset, identity.byteLength).toString('latin1');
+    if (frames.length !== 1) {
+      this.open.delete(key);
+      return this.enqueue(identity === undefined ? frames : [identity, ...frames]);
+    }
+    const batch = this.open.get(key);
+    if (batch && batch.messages.length < MAX_BATCH) {
+      batch.messages.push(frames[0]!);
+      return batch.sent;
+    }
+    const fresh: OpenBatch = { messages: [frames[0]!], sent: Promise.resolve() };
+    this.open.set(key, fresh);
+    fresh.sent = this.enqueue(() => {
+      if (this.open.get(key) === fresh) this.open.delete(key);
+      const parts = fresh.messages.length === 1 ? fresh.messages : batchFrames(fresh.messages);
+      return identity === undefined ? parts : [identity, ...parts];
+    });
+    return fresh.sent;
   }
 
   /** Resolves once everything queued so far has been handed to ZeroMQ. */
   drain(): Promise<void> {
     return this.tail;
+  }
+
+  private enqueue(frames: Uint8Array[] | (() => Uint8Array[])): Promise<void> {
+    const next = this.tail.then(() => this.socket.send(typeof frames === 'function' ? frames() : frames));
+    this.tail = next.catch(() => {});
+    return next;
   }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { tensor } from '@wiregrad/tensor';
 import { RpcError } from '../errors.js';
-import { HEADER_BYTES, decodeHeader, decodeMessage, encodeMessage, writeHeader } from './message.js';
+import { HEADER_BYTES, WIRE_VERSION, decodeHeader, decodeMessage, encodeMessage, writeHeader } from './message.js';
 import { MessageType, MessageTypeFlags, isRequest, isResponse, messageKind, messageTypeName } from './messageType.js';
 
 const ctx = { deviceMap: {}, peer: 0 };
@@ -75,7 +75,7 @@ describe('message framing (Note [Message framing])', () => {
     const head = new Uint8Array(HEADER_BYTES);
     writeHeader(head, MessageType.PYTHON_CALL, 1);
     head[0] = 9;
-    expect(protocolError(() => decodeHeader(head)).message).toBe('unsupported wire version 9 (this worker speaks 2)');
+    expect(protocolError(() => decodeHeader(head)).message).toBe(`unsupported wire version 9 (this worker speaks ${WIRE_VERSION})`);
     writeHeader(head, 0x999, 42);
     const unknown = protocolError(() => decodeHeader(head));
     expect([unknown.message, unknown.messageId]).toEqual(['unknown message type 2457', 42]);

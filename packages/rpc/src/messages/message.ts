@@ -11,7 +11,7 @@ export interface Message {
 }
 
 /** Wire format version (byte 0 of every message). */
-export const WIRE_VERSION = 2;
+export const WIRE_VERSION = 3;
 /** Bytes of the fixed header in front of the payload. */
 export const HEADER_BYTES = 12;
 /** Message ids are int64 in PyTorch; here they stay safe integers (hi word < 2^21). */
@@ -24,7 +24,8 @@ const MAX_HI = 2 ** 21;
  *   byte 0 version | byte 1 reserved (0) | bytes 2-3 type (u16 LE) |
  *   bytes 4-7 id low word (u32 LE) | bytes 8-11 id high word (u32 LE) ; the number of
  *   tensor frames is the number of frames after `head`.
- * One frame for the header and the payload keeps a small call at one ZeroMQ part. Decoding
+ * One frame for the header and the payload keeps a small call at one ZeroMQ part, and
+ * such single-frame messages may share one ZeroMQ message (Note [Batched messages]). Decoding
  * checks every field and throws RpcError PROTOCOL on anything malformed, so a bad peer can
  * never crash the receive loop; `messageId` rides on the error once the id is known, so
  * the agent can answer EXCEPTION to the right call.

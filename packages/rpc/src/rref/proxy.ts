@@ -2,10 +2,15 @@ import { RpcError } from '../errors.js';
 import { register } from '../registry.js';
 import type { RRef } from './rref.js';
 
-/** Runs `method` on the value an RRef points at; registered on every worker (the proxies call it). */
+/**
+ * Runs `method` on the value an RRef points at; registered on every worker (the proxies call
+ * it). It runs on the owner, where the value may still be being created by the remote() call
+ * that made the RRef (both messages can arrive in one batch): like PyTorch's
+ * OwnerRRef::getValue it waits for the value.
+ */
 register('_wiregrad.rrefCallMethod', async (rref: RRef, method: string, args: unknown[]) => {
   try {
-    const value = rref.localValue() as Record<string, unknown>;
+    const value = (await rref.toHere()) as Record<string, unknown>;
     const fn = value?.[method];
     if (typeof fn !== 'function') {
       throw Object.assign(new RpcError('INVALID_ARGUMENT', `'${value?.constructor?.name ?? typeof value}' object has no attribute '${method}'`), { name: 'AttributeError' });
