@@ -1,5 +1,6 @@
 // @wiregrad/tensor — explicit named exports only.
 import './backends/cpu/index.js';
+import './backends/gpu/index.js';
 import './methods/math.js';
 import './methods/structure.js';
 
@@ -46,5 +47,7 @@ export { manualSeed, rand, randn, randint, randLike, randnLike, uniform_, normal
 export { registerTransfer } from './transfers.js';
 export type { TransferFunc } from './transfers.js';
 export { viewKernels } from './backends/cpu/kernels/view.js';
+export { gpuInfo, gpuCompilations, setGpuMode } from './backends/gpu/index.js';
+export type { GpuInfo, GpuMode } from './backends/gpu/index.js';
 export { setCpuKernels, setNumThreads, getNumThreads, cpuKernelInfo, shutdownThreadPool } from './backends/cpu/wasm/cpuKernels.js';
 export type { CpuKernelMode, CpuKernelInfo } from './backends/cpu/wasm/cpuKernels.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arange, device, item, memory, Storage, Tensor, tensor, tolist, toTypedArray, zeros } from './index.js';
+import { arange, item, memory, tensor, tolist, toTypedArray, zeros } from './index.js';
 
 describe('reading values', () => {
   it('item() reads one element of any view; other sizes are an error', () => {
@@ -37,8 +37,11 @@ describe('reading values', () => {
   });
 
   it('a tensor on another device is moved with the ToDevice kernel first', () => {
-    const onGpu = new Tensor(new Storage(device('gpu:0'), 'float32', 1, null), [1]);
-    expect(() => onGpu.item()).toThrow("kernel 'ToDevice' is not registered for device 'gpu'");
+    const onGpu = tensor([[1.5, 2], [3, 4]]).to('gpu');
+    expect(onGpu.device.toString()).toBe('gpu:0');
+    expect(onGpu.t().tolist()).toEqual([[1.5, 3], [2, 4]]);
+    expect(onGpu.sum().item()).toBe(10.5);
+    expect(() => onGpu.storage.data).toThrow('storage lives on gpu:0; call .cpu() to read it on the host');
   });
 
   it('dispose frees the storage; later use throws', () => {

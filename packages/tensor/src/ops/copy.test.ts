@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arange, clone, contiguous, device, tensor, zeros, KernelNames, getKernel, TensorError } from '../index.js';
+import { arange, clone, contiguous, device, tensor, zeros, KernelNames, getKernel } from '../index.js';
 
 const grid = (rows: number, cols: number) => arange(rows * cols).reshape([rows, cols]);
 
@@ -62,9 +62,10 @@ describe('to / cast', () => {
     expect(b.tolist()).toEqual([[0, 1], [2, 3]]);
   });
 
-  it('names what is missing for a gpu target and rejects unknown targets', () => {
-    expect(() => grid(1, 1).gpu()).toThrow(TensorError);
-    expect(() => grid(1, 1).to('gpu:1')).toThrow(/gpu/);
+  it('moves to the gpu and back, names a gpu that is not there, and rejects unknown targets', () => {
+    expect(grid(2, 2).gpu().cpu().tolist()).toEqual(grid(2, 2).tolist());
+    expect(() => grid(1, 1).to('gpu:1')).toThrow('gpu:1 is not available: gpu.js has 1 device');
+    expect(() => grid(1, 1).to({ device: 'gpu', dtype: 'float64' })).toThrow('float64 is not supported on the gpu device');
     expect(() => grid(1, 1).gpu(-1)).toThrow('Device index must not be negative');
     expect(() => grid(1, 1).to('float16' as never)).toThrow("Invalid device string: 'float16'");
   });

@@ -49,8 +49,9 @@ describe('tensor()', () => {
     expect(() => tensor([1], { dtype: 'int32', requiresGrad: true })).toThrow('only Tensors of floating point dtype can require gradients');
   });
 
-  it('a gpu device without a gpu backend is a clear TensorError', () => {
-    expect(() => tensor([1], { device: 'gpu:0' })).toThrow(TensorError);
+  it('creates on the gpu device; float64 there and unknown devices are clear TensorErrors', () => {
+    expect(tensor([1, 2], { device: 'gpu:0' }).device.toString()).toBe('gpu:0');
+    expect(() => tensor([1], { device: 'gpu:0', dtype: 'float64' })).toThrow(TensorError);
     expect(() => tensor([1], { device: 'tpu' as never })).toThrow("Invalid device string: 'tpu'");
   });
 });

@@ -1,0 +1,55 @@
+import type { DType } from '../../dtype.js';
+import { TensorError } from '../../errors.js';
+import { broadcastShapes, numelOf, shapesEqual } from '../../shape.js';
+import type { Tensor } from '../../tensor.js';
+import { kernel, launch } from './gpuRuntime.js';
+import { MAX_RANK, coordsSource, gpuTensor, offsetSource, operandMeta, shapeMeta, valueOf } from './gpuTensor.js';
+
+const ARRAYS = ['a', 'b', 'c'] as const;
+const VALUES = ['x', 'y', 'z'] as const;
+
+/**
+ * Note [gpu elementwise kernels]
+ * Every elementwise kernel of the gpu device is one expression over x, y, z (its operands'
+ * values) and p0, p1 (scalar params), compiled once into a gpu.js kernel that maps output
+ * element i to its coordinates and each operand's storage index through that operand's
+ * offset and (broadcast) strides: broadcasting, views and transposes need no copies.
+ * int32 results are truncated toward zero and bool results are 0/1, as on the cpu.
+ */
+function source(arity: number, expr: string): string {
+  const ops = ARRAYS.slice(0, arity);
+  const reads = ops.map((arr, k) => `const ${VALUES[k]} = ${arr}[${offsetSource(MAX_RANK + k * (MAX_RANK + 1))}];`);
+  return `function (meta, p0, p1, ${ops.join(', ')}) {
+${coordsSource(0)}
+${reads.join('\n')}
+return ${expr};
+}`;
+}
+
+/** Truncates toward zero (int32 results). */
+export const trunc = (v: string): string => `(${v} < 0 ? Math.ceil(${v}) : Math.floor(${v}))`;
+
+/** The expression cast to `dtype`'s values: bool -> 0/1, int32 -> truncated, float32 -> itself. */
+export function castExpr(expr: string, dtype: DType): string {
+  if (dtype === 'bool') return `((${expr}) !== 0 ? 1 : 0)`;
+  if (dtype === 'int32') return trunc(`(${expr})`);
+  return expr;
+}
+
+export function assertGpuDType(dtype: DType): void {
+  if (dtype === 'float64') {
+    throw new TensorError('UNSUPPORTED', 'float64 is not supported on the gpu device (gpu.js computes in float32); use float32');
+  }
+}
+
+/** Runs the elementwise expression over `inputs` broadcast together into a new gpu tensor of `outDtype`. */
+export function gpuMap(name: string, expr: string, inputs: readonly Tensor[], outDtype: DType, params: readonly number[] = []): Tensor {
+  assertGpuDType(outDtype);
+  let shape = inputs[0]!.shape;
+  for (let i = 1; i < inputs.length; i++) if (!shapesEqual(inputs[i]!.shape, shape)) shape = broadcastShapes(shape, inputs[i]!.shape);
+  const meta = [...shapeMeta(shape), ...inputs.flatMap((t) => operandMeta(t, shape))];
+  const k = kernel(`map:${name}:${inputs.length}:${outDtype}`, () => source(inputs.length, castExpr(expr, outDtype)));
+  const n = numelOf(shape);
+  const value = launch(k, n, [meta, params[0] ?? 0, params[1] ?? 0, ...inputs.map(valueOf)]);
+  return gpuTensor(value, shape, outDtype, inputs[0]!.device);
+}

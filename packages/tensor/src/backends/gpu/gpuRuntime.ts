@@ -1,0 +1,127 @@
+import { createRequire } from 'node:module';
+import { TensorError } from '../../errors.js';
+
+/** gpu.js modes, best first (Note [gpu.js modes]). */
+export type GpuMode = 'headlessgl' | 'webgl2' | 'webgl' | 'webgpu' | 'webasm' | 'cpu';
+
+export interface GpuInfo {
+  available: boolean;
+  mode: GpuMode;
+  devices: number;
+}
+
+/** What a gpu.js kernel returns with `pipeline: true`: a typed array (webasm, cpu) or a Texture (GL). */
+export type GpuValue = Float32Array | GpuTexture;
+export interface GpuTexture {
+  toArray(): Float32Array | Float32Array[];
+  delete(): void;
+  clone?(): GpuTexture;
+}
+
+interface GpuKernel {
+  (...args: unknown[]): GpuValue;
+  setOutput(output: number[]): GpuKernel;
+}
+interface GpuJs {
+  mode: string;
+  createKernel(source: string, settings: Record<string, unknown>): GpuKernel;
+  addFunction(source: string): void;
+  destroy(): void;
+}
+interface GpuJsModule {
+  GPU: (new (settings?: { mode?: string }) => GpuJs) & { isHeadlessGLSupported: boolean; isWebGL2Supported: boolean; isWebGLSupported: boolean };
+}
+
+/**
+ * Note [gpu.js modes]
+ * The gpu device runs on gpu.js, loaded on first use so cpu-only programs never load it.
+ * Without a configured mode it takes the best one gpu.js can start here: headless-gl
+ * (WebGL through the optional `gl` addon and an X display), WebGL2, WebGL, then
+ * WebAssembly, then plain JS; WebGPU only when asked for (gpu.js itself treats it as
+ * opt-in). WIREGRAD_GPU_MODE or `setGpuMode()` before first use picks one. Every value
+ * is float32 (gpu.js's only precision): int32 and bool tensors are stored as exact float32
+ * integers, so their values must stay within +-2^24; float64 is refused.
+ */
+const MODES: readonly GpuMode[] = ['headlessgl', 'webgl2', 'webgl', 'webgpu', 'webasm', 'cpu'];
+let requested: GpuMode | null = (process.env.WIREGRAD_GPU_MODE as GpuMode | undefined) ?? null;
+let gpu: GpuJs | null = null;
+let compilations = 0;
+const kernels = new Map<string, GpuKernel>();
+
+export function setGpuMode(mode: GpuMode): void {
+  if (!MODES.includes(mode)) throw new TensorError('INVALID_ARGUMENT', `setGpuMode expects one of ${MODES.join(', ')}, got ${String(mode)}`);
+  if (gpu !== null && gpu.mode !== mode) throw new TensorError('UNSUPPORTED', `the gpu device already runs in ${gpu.mode} mode; set the mode before first use`);
+  requested = mode;
+}
+
+function load(): GpuJs {
+  if (gpu !== null) return gpu;
+  let mod: GpuJsModule;
+  try {
+    mod = createRequire(import.meta.url)('gpu.js') as GpuJsModule;
+  } catch (e) {
+    throw new TensorError('UNSUPPORTED', `the gpu device needs gpu.js, which failed to load: ${(e as Error).message}`);
+  }
+  const { GPU } = mod;
+  const auto: GpuMode = GPU.isHeadlessGLSupported ? 'headlessgl' : GPU.isWebGL2Supported ? 'webgl2' : GPU.isWebGLSupported ? 'webgl' : 'webasm';
+  gpu = new GPU({ mode: requested ?? auto });
+  return gpu;
+}
+
+export function gpuInfo(): GpuInfo {
+  try {
+    const g = load();
+    return { available: true, mode: g.mode as GpuMode, devices: 1 };
+  } catch {
+    return { available: false, mode: 'cpu', devices: 0 };
+  }
+}
+
+/** Kernels compiled so far (each (op, dtype, arity...) variant once; tests count recompilations). */
+export function gpuCompilations(): number {
+  return compilations;
+}
+
+/**
+ * The cached kernel for `key`, compiled from `source` on first use. Every kernel has a 1-D
+ * output set per call (dynamicOutput) and takes any argument sizes (dynamicArguments),
+ * so one compiled kernel serves every shape.
+ */
+export function kernel(key: string, source: () => string): GpuKernel {
+  let k = kernels.get(key);
+  if (!k) {
+    k = load().createKernel(source(), {
+      dynamicOutput: true,
+      dynamicArguments: true,
+      pipeline: true,
+      immutable: true,
+      precision: 'single',
+      tactic: 'precision',
+      loopMaxIterations: MAX_LOOP,
+    });
+    kernels.set(key, k);
+    compilations++;
+  }
+  return k;
+}
+
+/** The longest loop a kernel may run (a reduced dim, a matmul's K); gpu.js needs a bound. */
+export const MAX_LOOP = 1 << 16;
+
+/** Runs a kernel over n output elements. */
+export function launch(k: GpuKernel, n: number, args: unknown[]): GpuValue {
+  k.setOutput([Math.max(n, 1)]);
+  return k(...args);
+}
+
+/** A gpu value's floats on the host. */
+export function download(v: GpuValue): Float32Array {
+  if (v instanceof Float32Array) return v;
+  const a = v.toArray();
+  return a instanceof Float32Array ? a : Float32Array.from((a as Float32Array[]).flatMap((row) => Array.from(row)));
+}
+
+/** Frees a gpu value (textures; arrays are the GC's). */
+export function release(v: GpuValue | null): void {
+  if (v !== null && !(v instanceof Float32Array)) v.delete();
+}
