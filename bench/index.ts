@@ -5,6 +5,7 @@ const suites: [string, () => Promise<{ run(): Promise<Row[] | void> }>][] = [
   ['tensor', () => import('./tensor.bench.js')],
   ['autograd', () => import('./autograd.bench.js')],
   ['rpc', () => import('./rpc.bench.js')],
+  ['gpu', () => import('./gpu.bench.js')],
 ];
 
 const only = process.argv.slice(2);
