@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Linear, ReLU, Sequential, crossEntropy } from '../nn/index.js';
 import { SGD } from '../optim/index.js';
+import { gpuLanePushes } from '../__tests__/lanePushes.js';
 import { getEngine, manualSeed, randn, tensor, device, type Tensor } from '../index.js';
 
 /** One MLP step on `dev` from the same seed: the loss, every parameter's gradient, the parameters after SGD. */
@@ -27,28 +28,19 @@ describe('autograd on the gpu device (gpu.js)', () => {
   });
 
   it("runs gpu nodes on the gpu device's lane and cpu nodes on the caller (Note [Device lanes])", () => {
-    const lane = getEngine().lane(device('gpu:0'));
-    const pushed: string[] = [];
-    const push = lane.queue.push.bind(lane.queue);
-    lane.queue.push = (t) => {
-      pushed.push(t.fn?.name() ?? 'wake-up');
-      push(t);
-    };
-    try {
-      const w = randn([4, 3]).to('gpu');
+    let w = randn([4, 3]);
+    let c = randn([3]);
+    const pushed = gpuLanePushes(() => {
+      w = randn([4, 3]).to('gpu');
       w.requiresGrad = true;
-      const c = randn([3], { requiresGrad: true });
+      c = randn([3], { requiresGrad: true });
       // a gpu part (matmul, relu, sum) feeding a cpu part (mul by a cpu leaf)
-      const y = randn([2, 4]).to('gpu').matmul(w).relu().sum(0).cpu().mul(c).sum();
-      y.backward();
-      expect(w.grad!.device.toString()).toBe('gpu:0');
-      expect(c.grad!.device.toString()).toBe('cpu');
-    } finally {
-      lane.queue.push = push;
-    }
-    // ToDevice's backward receives its gradient on the cpu, so it runs on the caller like the mul
+      randn([2, 4]).to('gpu').matmul(w).relu().sum(0).cpu().mul(c).sum().backward();
+    });
+    expect(w.grad!.device.toString()).toBe('gpu:0');
+    expect(c.grad!.device.toString()).toBe('cpu');
     expect(pushed).toEqual(['SumBackward0', 'ReluBackward0', 'ReshapeBackward0', 'BatchMatMulBackward0', 'ReshapeBackward0', 'torch::autograd::AccumulateGrad']);
     expect(pushed.some((n) => n.startsWith('MulBackward'))).toBe(false);
-    expect(lane.queue.empty()).toBe(true);
+    expect(getEngine().lane(device('gpu:0')).queue.empty()).toBe(true);
   });
 });

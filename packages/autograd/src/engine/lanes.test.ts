@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { installFakeGpu } from '../__tests__/fakeGpu.js';
+import { gpuLanePushes } from '../__tests__/lanePushes.js';
 import { Edge, Node, Storage, Tensor, device, getEngine, tensor, type Grads } from '../index.js';
 
 /** A gradient living on gpu:0 as far as the engine can tell (its storage says so); no kernel runs on it. */
@@ -41,21 +42,10 @@ describe('device lanes (Note [Device lanes])', () => {
   it('a node whose gradient is on gpu:0 is queued on the gpu lane, cpu nodes on the caller', () => {
     const log: string[] = [];
     const engine = getEngine();
-    const lane = engine.lane(device('gpu:0'));
-    const pushed: string[] = [];
-    const push = lane.queue.push.bind(lane.queue);
-    lane.queue.push = (t) => {
-      pushed.push(t.fn?.name() ?? 'wake-up');
-      push(t);
-    };
-    try {
-      engine.execute([new Edge(chain(log), 0)], [tensor([1])], false, false, true);
-    } finally {
-      lane.queue.push = push;
-    }
+    const pushed = gpuLanePushes(() => engine.execute([new Edge(chain(log), 0)], [tensor([1])], false, false, true));
     expect(log).toEqual(['root@cpu', 'gpuNode@gpu:0', 'cpuLeaf@cpu']);
     expect(pushed).toEqual(['gpuNode']);
-    expect(lane.queue.empty()).toBe(true);
+    expect(engine.lane(device('gpu:0')).queue.empty()).toBe(true);
   });
 
   it('backwardAsync drives the same pass through the lane loops', async () => {

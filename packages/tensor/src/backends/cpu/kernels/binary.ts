@@ -19,7 +19,8 @@ const ARITH: Record<string, (d: DType) => string> = {
   [K.Minimum]: () => '(x !== x || x < y) ? x : y',
 };
 
-const COMPARE: Record<string, string> = {
+/** Comparison expressions, shared with the gpu device's kernels. */
+export const COMPARE: Readonly<Record<string, string>> = {
   [K.Equal]: 'x === y ? 1 : 0',
   [K.NotEqual]: 'x !== y ? 1 : 0',
   [K.Less]: 'x < y ? 1 : 0',

@@ -1,6 +1,7 @@
 import type { DType } from '../../../dtype.js';
 import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
+import { COMPARE } from '../../cpu/kernels/binary.js';
 import { gpuMap, trunc } from '../gpuMap.js';
 
 /** Binary arithmetic per dtype (x op y); int32 division truncates like the cpu kernel. */
@@ -14,14 +15,6 @@ const ARITH: Record<string, (d: DType) => string> = {
   [K.Minimum]: () => 'Math.min(x, y)',
 };
 
-const COMPARE: Record<string, string> = {
-  [K.Equal]: 'x === y ? 1 : 0',
-  [K.NotEqual]: 'x !== y ? 1 : 0',
-  [K.Less]: 'x < y ? 1 : 0',
-  [K.LessEqual]: 'x <= y ? 1 : 0',
-  [K.Greater]: 'x > y ? 1 : 0',
-  [K.GreaterEqual]: 'x >= y ? 1 : 0',
-};
 
 /** erf(v) for v >= 0 by Abramowitz-Stegun 7.1.26 (|error| < 1.5e-7), as one expression. */
 function erfAbs(v: string): string {
