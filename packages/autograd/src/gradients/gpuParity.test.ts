@@ -31,6 +31,13 @@ const CASES: Case[] = [
   ['matmul with a transpose', [X, M], ([a, b]) => ops.matmul(a!, b!).matmul(b!.t())],
   ['gather, indexSelect', [X], ([a]) => ops.gather(a!, 1, IDX.to(a!.device)).sum(1).add(ops.indexSelect(a!, 1, tensor(new Int32Array([3, 0, 3])).to(a!.device)).sum(1))],
   ['cat, stack, views', [X, Y], ([a, b]) => ops.cat([a!.reshape([12]), ops.stack([b!, b!.mul(2)], 0).reshape([8]), a!.t().slice(0, 1, 3).reshape([6])], 0)],
+  ['scatterAdd, indexAdd, maskedFill', [X, X.mul(2)], ([a, b]) =>
+    ops.scatterAdd(a!, 1, IDX.to(a!.device), b!.slice(1, 0, 2)).add(ops.indexAdd(a!, 0, tensor(new Int32Array([2, 0, 2])).to(a!.device), b!)).add(ops.maskedFill(a!, X.gt(0.5).to(a!.device), 3))],
+  ['in-place write into a view of a non-leaf (CopySlices), cast', [X, Y], ([a, b]) => {
+    const c = a!.mul(1);
+    c.select(0, 1).mul_(b!);
+    return c.to('float32').add(a!.sign());
+  }],
 ];
 
 describe('gradients on gpu:0 equal the cpu ones (float32)', () => {
