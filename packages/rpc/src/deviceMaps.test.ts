@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Storage, Tensor, device, tensor } from '@wiregrad/tensor';
+import { type Tensor, tensor } from '@wiregrad/tensor';
 import { canonicalMap, reverseMap, validateDeviceMaps } from './deviceMaps.js';
 import { decodeMessage, encodeMessage } from './messages/message.js';
 import { MessageType } from './messages/messageType.js';
@@ -18,15 +18,21 @@ describe('device maps', () => {
   });
 
   it('a gpu tensor with no map is an error, never a silent copy; the map picks the landing device', () => {
-    const onGpu = new Tensor(new Storage(device('gpu:0'), 'float32', 1, new Float32Array([1])), [1]);
+    const onGpu = tensor([1, 2]).to('gpu:0');
     expect(() => encodeMessage({ type: MessageType.PYTHON_CALL, id: 1, payload: [onGpu] }, { deviceMap: {}, peer: 1 })).toThrow(
       "tensor on gpu:0 cannot be sent without a device map entry for it (set backendOptions.deviceMaps[<worker>]['gpu:0'])",
     );
     const frames = encodeMessage({ type: MessageType.PYTHON_CALL, id: 1, payload: [tensor([5])] }, { deviceMap: { cpu: 'cpu' }, peer: 1 });
     const [t] = decodeMessage(frames, { deviceMap: {}, peer: 0 }).payload as Tensor[];
     expect(t!.device.toString()).toBe('cpu');
-    // a map to a device this process has no backend for fails clearly on arrival
-    const toGpu = encodeMessage({ type: MessageType.PYTHON_CALL, id: 1, payload: [tensor([5])] }, { deviceMap: { cpu: 'gpu:0' }, peer: 1 });
-    expect(() => decodeMessage(toGpu, { deviceMap: {}, peer: 0 })).toThrow(/gpu/);
+    // gpu:0 -> gpu:0 and cpu -> gpu:0 land on the (gpu.js) gpu device with their values
+    const gpuToGpu = encodeMessage({ type: MessageType.PYTHON_CALL, id: 1, payload: [onGpu] }, { deviceMap: { 'gpu:0': 'gpu:0' }, peer: 1 });
+    const [g] = decodeMessage(gpuToGpu, { deviceMap: {}, peer: 0 }).payload as Tensor[];
+    expect([g!.device.toString(), g!.tolist()]).toEqual(['gpu:0', [1, 2]]);
+    const cpuToGpu = encodeMessage({ type: MessageType.PYTHON_CALL, id: 1, payload: [tensor([5])] }, { deviceMap: { cpu: 'gpu:0' }, peer: 1 });
+    expect((decodeMessage(cpuToGpu, { deviceMap: {}, peer: 0 }).payload as Tensor[])[0]!.device.toString()).toBe('gpu:0');
+    // a map to a device this process does not have fails clearly on arrival
+    const toGpu1 = encodeMessage({ type: MessageType.PYTHON_CALL, id: 1, payload: [tensor([5])] }, { deviceMap: { cpu: 'gpu:1' }, peer: 1 });
+    expect(() => decodeMessage(toGpu1, { deviceMap: {}, peer: 0 })).toThrow(/gpu:1 is not available/);
   });
 });
