@@ -78,7 +78,7 @@ function rowLength(t: Tensor, shape: readonly number[]): number {
  * (a bias); null otherwise (the TypeScript loop runs).
  */
 export function wasmBinary(kernelName: string, a: Tensor, b: Tensor): Tensor | null {
-  if (a.dtype !== 'float32' || b.dtype !== 'float32') return null;
+  if ((a.numel < MIN_ELEMENTS && b.numel < MIN_ELEMENTS) || a.dtype !== 'float32' || b.dtype !== 'float32') return null;
   const shape = shapesEqual(a.shape, b.shape) ? a.shape : broadcastShapes(a.shape, b.shape);
   const aFull = a.isContiguous() && shapesEqual(a.shape, shape);
   const bFull = b.isContiguous() && shapesEqual(b.shape, shape);
