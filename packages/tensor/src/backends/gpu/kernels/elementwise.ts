@@ -4,6 +4,8 @@ import type { KernelConfig } from '../../../kernelRegistry.js';
 import { COMPARE } from '../../cpu/kernels/binary.js';
 import { gpuMap, trunc } from '../gpuMap.js';
 
+const FLT_MAX = 3.4028234663852886e38;
+
 /** Binary arithmetic per dtype (x op y); int32 division truncates like the cpu kernel. */
 const ARITH: Record<string, (d: DType) => string> = {
   [K.Add]: () => 'x + y',
@@ -55,8 +57,9 @@ export const elementwiseKernels: KernelConfig[] = [
     kernelName: K.Clamp,
     device: 'gpu',
     kernelFunc: ([x], attrs) => {
-      const min = (attrs.min as number | null) ?? -Infinity;
-      const max = (attrs.max as number | null) ?? Infinity;
+      // an absent bound is the largest float32 (kernel arguments stay finite on every backend)
+      const min = (attrs.min as number | null) ?? -FLT_MAX;
+      const max = (attrs.max as number | null) ?? FLT_MAX;
       return [gpuMap(K.Clamp, 'Math.min(Math.max(x, p0), p1)', [x!], x!.dtype, [min, max])];
     },
   },

@@ -54,10 +54,11 @@ return ${result};
 const FOLDS = {
   sum: foldSource('0', 'acc += v;', 'acc'),
   prod: foldSource('1', 'acc *= v;', 'acc'),
-  max: foldSource('-Infinity', 'if (v > acc || r === 0) { acc = v; best = r; }', 'acc'),
-  min: foldSource('Infinity', 'if (v < acc || r === 0) { acc = v; best = r; }', 'acc'),
-  argmax: foldSource('-Infinity', 'if (v > acc || r === 0) { acc = v; best = r; }', 'best'),
-  argmin: foldSource('Infinity', 'if (v < acc || r === 0) { acc = v; best = r; }', 'best'),
+  // the first element always replaces the initial value (GLSL has no Infinity literal)
+  max: foldSource('0', 'if (v > acc || r === 0) { acc = v; best = r; }', 'acc'),
+  min: foldSource('0', 'if (v < acc || r === 0) { acc = v; best = r; }', 'acc'),
+  argmax: foldSource('0', 'if (v > acc || r === 0) { acc = v; best = r; }', 'best'),
+  argmin: foldSource('0', 'if (v < acc || r === 0) { acc = v; best = r; }', 'best'),
 } as const;
 
 function fold(kind: keyof typeof FOLDS, l: Layout, dtype: DType, shape: readonly number[]): Tensor {
@@ -133,8 +134,8 @@ function softmaxKernel(kernelName: string, log: boolean): KernelConfig {
     kernelFunc: ([x], attrs) => {
       const l = layout(x!, [attrs.dim as number]);
       const rowMax = fold('max', l, 'float32', [l.O * l.I]);
-      // a row of -inf keeps max 0 (NaN like torch, not -inf - -inf)
-      const m = gpuMap('softmaxMax', 'x === -Infinity ? 0 : x', [rowMax], 'float32');
+      // a row of -inf keeps max 0 (NaN like torch, not -inf - -inf); GLSL has no Infinity literal
+      const m = gpuMap('softmaxMax', 'x < -3.4e38 ? 0 : x', [rowMax], 'float32');
       const s = launch(kernel('softmax:sumexp', () => SUM_EXP), l.O * l.I, [[l.O, l.I], l.R, valueOf(l.x), valueOf(m)]);
       const value = launch(kernel(`softmax:${log}`, () => FINISH(log)), l.O * l.R * l.I, [[l.R, l.I], valueOf(l.x), valueOf(m), s]);
       return [gpuTensor(value, x!.shape, x!.dtype, x!.device)];
