@@ -18,7 +18,8 @@ const VALUES = ['x', 'y', 'z'] as const;
  */
 function source(arity: number, expr: string): string {
   const ops = ARRAYS.slice(0, arity);
-  const reads = ops.map((arr, k) => `const ${VALUES[k]} = ${arr}[${offsetSource(MAX_RANK + k * (MAX_RANK + 1))}];`);
+  // indices go through locals: gpu.js's GLSL output redefines a hoisted name when two reads index by expressions
+  const reads = ops.map((arr, k) => `const i${k} = ${offsetSource(MAX_RANK + k * (MAX_RANK + 1))};\nconst ${VALUES[k]} = ${arr}[i${k}];`);
   return `function (meta, p0, p1, ${ops.join(', ')}) {
 ${coordsSource(0)}
 ${reads.join('\n')}

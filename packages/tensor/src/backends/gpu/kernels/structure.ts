@@ -29,8 +29,10 @@ const gather: KernelConfig = {
     const meta = [...shapeMeta(shape), ...operandMeta(index!, shape), ...operandMeta(x!, x!.shape)];
     const source = () => `function (meta, x, index) {
 ${coordsSource(0)}
-const j = index[${offsetSource(at(0))}];
-return x[${offsetSource(at(1), replaced(pd, 'j'))}];
+const ii = ${offsetSource(at(0))};
+const j = index[ii];
+const xi = ${offsetSource(at(1), replaced(pd, 'j'))};
+return x[xi];
 }`;
     return [run(`gather:${pd}`, source, shape, meta, [valueOf(x!), valueOf(index!)], x!)];
   },
@@ -47,8 +49,10 @@ const indexSelect: KernelConfig = {
     const meta = [...shapeMeta(shape), ...operandMeta(x!, x!.shape), index!.offset, index!.strides[0] ?? 0];
     const source = () => `function (meta, x, index) {
 ${coordsSource(0)}
-const j = index[meta[${at(1)}] + c${pd} * meta[${at(1) + 1}]];
-return x[${offsetSource(at(0), replaced(pd, 'j'))}];
+const ii = meta[${at(1)}] + c${pd} * meta[${at(1) + 1}];
+const j = index[ii];
+const xi = ${offsetSource(at(0), replaced(pd, 'j'))};
+return x[xi];
 }`;
     return [run(`indexSelect:${pd}`, source, shape, meta, [valueOf(x!), valueOf(index!)], x!)];
   },
@@ -85,7 +89,8 @@ ${coordsSource(0)}
 const j = c${pd} - meta[${p}];
 const k = Math.floor((j + 0.5) / meta[${p + 2}]);
 if (j < 0 || c${pd} >= meta[${p + 1}] || j !== k * meta[${p + 2}]) return 0;
-return src[${offsetSource(at(0), replaced(pd, 'k'))}];
+const si = ${offsetSource(at(0), replaced(pd, 'k'))};
+return src[si];
 }`;
     return [run(`sliceScatter:${pd}`, source, inputShape, meta, [valueOf(src!)], src!)];
   },
@@ -112,10 +117,15 @@ function addInto(kernelName: string, perElement: boolean): KernelConfig {
       const inRange = [...Array(MAX_RANK).keys()].filter((d) => d !== pd).map((d) => `c${d} < meta[${lim + d}]`);
       const source = () => `function (meta, len, x, index, src) {
 ${coordsSource(0)}
-let acc = x[${offsetSource(at(0))}];
-if (${inRange.join(' && ') || 'true'}) {
+const xi = ${offsetSource(at(0))};
+let acc = x[xi];
+let inRange = 1;
+${inRange.map((cond) => `if (!(${cond})) inRange = 0;`).join('\n')}
+if (inRange === 1) {
   for (let j = 0; j < len; j++) {
-    if (index[${offsetSource(at(1), replaced(pd, 'j'))}] === c${pd}) acc += src[${offsetSource(at(2), replaced(pd, 'j'))}];
+    const ii = ${offsetSource(at(1), replaced(pd, 'j'))};
+    const si = ${offsetSource(at(2), replaced(pd, 'j'))};
+    if (index[ii] === c${pd}) acc += src[si];
   }
 }
 return ${castExpr('acc', x!.dtype)};
@@ -144,8 +154,10 @@ function concat2(a: Tensor, b: Tensor, dim: number): Tensor {
   const meta = [...shapeMeta(shape), ...operandMeta(a, a.shape), ...operandMeta(b, b.shape), split];
   const source = () => `function (meta, a, b) {
 ${coordsSource(0)}
-if (c${pd} < meta[${at(2)}]) return a[${offsetSource(at(0))}];
-return b[${offsetSource(at(1), replaced(pd, `(c${pd} - meta[${at(2)}])`))}];
+const ai = ${offsetSource(at(0))};
+const bi = ${offsetSource(at(1), replaced(pd, `(c${pd} - meta[${at(2)}])`))};
+if (c${pd} < meta[${at(2)}]) return a[ai];
+return b[bi];
 }`;
   return run(`cat:${pd}`, source, shape, meta, [valueOf(a), valueOf(b)], a);
 }
