@@ -70,7 +70,7 @@ describe('gpu memory and compilation', () => {
     expect(gpuCompilations()).toBe(compiled);
     // one iteration allocates ~1.5 KB of gpu temporaries: 1000 unreleased would be ~1.5 MB
     expect(Math.max(...bytesAfter.slice(4)) - Math.min(...bytesAfter.slice(4))).toBeLessThan(400 * 1024);
-  });
+  }, 120_000);
 
   it('dispose() frees a gpu tensor now; later use throws', () => {
     const before = memory().gpuBytes;
