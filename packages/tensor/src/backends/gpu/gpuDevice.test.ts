@@ -22,6 +22,13 @@ describe('the gpu device (gpu.js)', () => {
     expect(KernelNames.ALL_KERNELS.filter((name) => !hasKernel(name, 'gpu'))).toEqual([]);
   });
 
+  it('int32 and bool are exact float32 integers on the gpu: exact within +-2^24, rounded beyond (Note [gpu.js modes])', () => {
+    const big = tensor(new Int32Array([16_777_215, -16_777_216, 7, 0]), { dtype: 'int32' }).to('gpu');
+    expect(big.add(tensor(new Int32Array([1, 0, -8, 1]), { dtype: 'int32' }).to('gpu')).tolist()).toEqual([16_777_216, -16_777_216, -1, 1]);
+    expect(tensor(new Int32Array([16_777_217]), { dtype: 'int32' }).to('gpu').tolist()).toEqual([16_777_216]);
+    expect(tensor([true, false]).to('gpu').logicalNot().tolist()).toEqual([false, true]);
+  });
+
   it("refuses to mix devices with PyTorch's message, and float64", () => {
     expect(() => tensor([1]).add(tensor([1]).to('gpu'))).toThrow('Expected all tensors to be on the same device, but found at least two devices, cpu and gpu:0!');
     expect(() => tensor([1.5], { dtype: 'float64' }).to('gpu')).toThrow('float64 is not supported on the gpu device (gpu.js computes in float32); use float32');
