@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { installFakeGpu } from '../__tests__/fakeGpu.js';
 import { gpuLanePushes } from '../__tests__/lanePushes.js';
-import { Edge, Node, Storage, Tensor, device, getEngine, tensor, type Grads } from '../index.js';
+import { Edge, Node, device, getEngine, tensor, type Grads } from '../index.js';
 
-/** A gradient living on gpu:0 as far as the engine can tell (its storage says so); no kernel runs on it. */
-const gpuGrad = () => new Tensor(new Storage(device('gpu:0'), 'float32', 1, new Float32Array([1])), [1]);
+/** A gradient on gpu:0 (the gpu.js device). */
+const gpuGrad = () => tensor([1]).to('gpu:0');
 
 /** Records which lane it ran on (by the device of the gradient it received) and passes a gradient on. */
 class Hop extends Node {
@@ -60,8 +59,7 @@ describe('device lanes (Note [Device lanes])', () => {
   });
 });
 
-describe('device lanes with real ops on a test-only gpu', () => {
-  installFakeGpu();
+describe('device lanes with real ops on the gpu device', () => {
 
   /** Records the nodes pushed on the gpu:0 lane while `fn` runs. */
   async function onGpuLane(fn: () => void | Promise<void>): Promise<string[]> {

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Edge, Storage, Tensor, device, getEngine, tensor } from '../index.js';
-import { installFakeGpu } from '../__tests__/fakeGpu.js';
+import { Edge, type Tensor, getEngine, tensor } from '../index.js';
 import { Logged, link } from '../__tests__/testNodes.js';
 
-installFakeGpu();
 
 /** Runs `producer` (emitting `grad`) into a leaf expecting `expected`; returns what the leaf received. */
 function deliver(grad: Tensor, expected: Tensor): Tensor | null {
@@ -46,7 +44,7 @@ describe("validate_outputs (every node's returned gradients)", () => {
   });
 
   it('a 0-dim gradient on another device is moved; any other device mismatch is an error', () => {
-    const onGpu = (shape: number[]) => new Tensor(new Storage(device('gpu:0'), 'float32', 1, new Float32Array([2])), shape);
+    const onGpu = (shape: number[]) => tensor([2]).reshape(shape).to('gpu:0');
     expect(() => deliver(onGpu([1]), tensor([0]))).toThrow('Function Producer returned an invalid gradient at index 0 - expected device cpu but got gpu:0');
     const moved = deliver(onGpu([]), tensor(0));
     expect(moved!.device.toString()).toBe('cpu');
