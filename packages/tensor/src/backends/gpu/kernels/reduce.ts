@@ -79,7 +79,11 @@ function sumProd(kernelName: string, kind: 'sum' | 'prod'): KernelConfig {
   };
 }
 
-function extremum(kernelName: string, kind: 'max' | 'min', arg: 'argmax' | 'argmin'): KernelConfig {
+/**
+ * Max/Min ([x], {dim, keepdim} -> [values], or [values, indices] with a dim) when `kind` is
+ * given, Argmax/Argmin (-> [indices]) when it is null; like the cpu kernels.
+ */
+function extremum(kernelName: string, kind: 'max' | 'min' | null, arg: 'argmax' | 'argmin'): KernelConfig {
   return {
     kernelName,
     device: 'gpu',
@@ -87,20 +91,10 @@ function extremum(kernelName: string, kind: 'max' | 'min', arg: 'argmax' | 'argm
       const dims = attrs.dim === null ? [] : [attrs.dim as number];
       const l = layout(x!, dims);
       const shape = reducedShape(l.keptShape, dims, attrs.keepdim as boolean);
+      const indices = () => fold(arg, l, 'int32', shape);
+      if (kind === null) return [indices()];
       const values = fold(kind, l, x!.dtype, shape);
-      return dims.length === 0 ? [values] : [values, fold(arg, l, 'int32', shape)];
-    },
-  };
-}
-
-function argKernel(kernelName: string, arg: 'argmax' | 'argmin'): KernelConfig {
-  return {
-    kernelName,
-    device: 'gpu',
-    kernelFunc: ([x], attrs) => {
-      const dims = attrs.dim === null ? [] : [attrs.dim as number];
-      const l = layout(x!, dims);
-      return [fold(arg, l, 'int32', reducedShape(l.keptShape, dims, attrs.keepdim as boolean))];
+      return dims.length === 0 ? [values] : [values, indices()];
     },
   };
 }
@@ -148,8 +142,8 @@ export const reduceKernels: KernelConfig[] = [
   sumProd(K.Prod, 'prod'),
   extremum(K.Max, 'max', 'argmax'),
   extremum(K.Min, 'min', 'argmin'),
-  argKernel(K.Argmax, 'argmax'),
-  argKernel(K.Argmin, 'argmin'),
+  extremum(K.Argmax, null, 'argmax'),
+  extremum(K.Argmin, null, 'argmin'),
   softmaxKernel(K.Softmax, false),
   softmaxKernel(K.LogSoftmax, true),
 ];
