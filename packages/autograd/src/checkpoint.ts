@@ -1,4 +1,4 @@
-import { type Tensor, Tensor as TensorClass, detach } from '@wiregrad/tensor';
+import { type Tensor, Tensor as TensorClass, detach, getRngState, setRngState } from '@wiregrad/tensor';
 import { backward } from './backward.js';
 import { currentGraphTask } from './engine/threadState.js';
 import { AutogradError } from './errors.js';
@@ -11,10 +11,13 @@ type Fn = (...args: Tensor[]) => Tensor;
  * Reentrant checkpointing (torch.utils.checkpoint with use_reentrant=True): forward runs
  * without saving activations; backward recomputes them with grad enabled and runs a nested
  * (reentrant) backward through the recomputed graph. See Note [Reentrant backward].
+ * Like torch's preserve_rng_state=True, the recomputation draws the same random numbers as the
+ * forward did (dropout masks match) and leaves the generator where it was.
  */
 class CheckpointFunction extends Function {
   static override forward(ctx: FunctionCtx, fn: Fn, ...inputs: Tensor[]): Tensor {
     ctx.fn = fn;
+    ctx.rngState = getRngState();
     ctx.saveForBackward(...inputs);
     return fn(...inputs);
   }
@@ -32,7 +35,14 @@ class CheckpointFunction extends Function {
       d.requiresGrad = t.requiresGrad;
       return d;
     });
-    const out = enableGrad(() => (ctx.fn as Fn)(...inputs));
+    const current = getRngState();
+    setRngState(ctx.rngState as number[]);
+    let out: Tensor;
+    try {
+      out = enableGrad(() => (ctx.fn as Fn)(...inputs));
+    } finally {
+      setRngState(current);
+    }
     if (out.requiresGrad) backward(out, grad);
     // no gradient for `fn`, one per tensor argument
     return [null, ...inputs.map((t) => t.grad)];

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FunctionCtx} from './index.js';
 import {
   Function, checkpoint, detectAnomaly, grad, inferenceMode, isGradEnabled, noGrad, enableGrad, setGradEnabled, tensor, type Tensor,
+  getRngState, setRngState, manualSeed, rand,
 } from './index.js';
 
 const leaf = (v: number[] = [1, 2]) => tensor(v, { dtype: 'float64', requiresGrad: true });
@@ -148,6 +149,24 @@ describe('checkpoint', () => {
     const b = leaf([0.5, 1.5]);
     checkpoint(f, b).sum().backward();
     expect(b.grad!.tolist()).toEqual(a.grad!.tolist());
+  });
+
+  it("recomputes with the forward's random numbers and leaves the generator where it was (preserve_rng_state)", () => {
+    // dropout-like: the mask is drawn inside the checkpointed function
+    const f = (t: Tensor) => t.mul(rand(t.shape, { dtype: 'float64' }).gt(0.5)).mul(t);
+    manualSeed(11);
+    const a = leaf([0.5, 1.5, 2.5, 3.5, 4.5, 5.5]);
+    f(a).sum().backward();
+    const after = rand([1]).item();
+    manualSeed(11);
+    const b = leaf([0.5, 1.5, 2.5, 3.5, 4.5, 5.5]);
+    const out = checkpoint(f, b);
+    const state = getRngState();
+    out.sum().backward();
+    expect(b.grad!.tolist()).toEqual(a.grad!.tolist());
+    expect(getRngState()).toEqual(state);
+    expect(rand([1]).item()).toBe(after);
+    expect(() => setRngState([0, 0, 0, 0])).toThrow('setRngState expects the four uint32 words');
   });
 
   it('is incompatible with grad(), with PyTorch message', () => {

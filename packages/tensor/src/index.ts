@@ -43,7 +43,7 @@ export { item, tolist, toTypedArray } from './read.js';
 export { gather, scatterAdd, indexSelect, indexAdd, maskedFill, oneHot, sliceScatter } from './ops/indexing.js';
 export { cat, stack, split, chunk } from './ops/join.js';
 export { add_, sub_, mul_, div_, clamp_, copy_, fill_, zero_ } from './ops/inplace.js';
-export { manualSeed, rand, randn, randint, randLike, randnLike, uniform_, normal_ } from './ops/random.js';
+export { manualSeed, getRngState, setRngState, rand, randn, randint, randLike, randnLike, uniform_, normal_ } from './ops/random.js';
 export { registerTransfer } from './transfers.js';
 export type { TransferFunc } from './transfers.js';
 export { viewKernels } from './backends/cpu/kernels/view.js';

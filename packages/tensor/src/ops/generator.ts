@@ -25,6 +25,11 @@ export class Xoshiro128StarStar {
     return new Xoshiro128StarStar([next(), next(), next(), next()]);
   }
 
+  /** A copy of the four state words (getRngState). */
+  get state(): number[] {
+    return Array.from(this.s);
+  }
+
   /** The next 32 random bits, as an unsigned integer. */
   nextUint32(): number {
     const s = this.s;

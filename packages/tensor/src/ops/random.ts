@@ -15,6 +15,19 @@ export function manualSeed(seed: number): void {
   generator = Xoshiro128StarStar.fromSeed(Math.trunc(seed));
 }
 
+/** PyTorch's torch.get_rng_state: the global generator's state (four uint32 words), for setRngState. */
+export function getRngState(): number[] {
+  return generator.state;
+}
+
+/** PyTorch's torch.set_rng_state: later random draws continue from `state` (from getRngState). */
+export function setRngState(state: readonly number[]): void {
+  if (state.length !== 4 || !state.every((w) => Number.isInteger(w) && w >= 0 && w <= 0xffffffff) || state.every((w) => w === 0)) {
+    throw new TensorError('INVALID_ARGUMENT', `setRngState expects the four uint32 words getRngState returns (not all zero), got [${state.join(', ')}]`);
+  }
+  generator = new Xoshiro128StarStar(state);
+}
+
 /** A uniform value in [0, 1) that stays below 1 once stored as `dtype`. */
 function uniformFor(dtype: DType): () => number {
   return dtype === 'float32' ? () => generator.nextFloat32() : () => generator.nextFloat64();
