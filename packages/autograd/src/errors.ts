@@ -11,7 +11,8 @@ export type AutogradErrorCode =
   | 'INVALID_STATE'
   | 'CHECKPOINT'
   | 'INFERENCE_TENSOR'
-  | 'INVALID_ARGUMENT';
+  | 'INVALID_ARGUMENT'
+  | 'DOUBLE_BACKWARD';
 
 /** Errors of the autograd engine; messages are PyTorch's, word for word, where PyTorch has one. */
 export class AutogradError extends Error {

@@ -33,6 +33,7 @@ export { sumToShape } from './engine/sumToShape.js';
 export { registerGradient, declareNonDifferentiable, getGradient, isNonDifferentiable } from './gradients/registry.js';
 export type { GradConfig, GradContext } from './gradients/registry.js';
 export { Function, FunctionCtx } from './function.js';
+export { onceDifferentiable } from './onceDifferentiable.js';
 export { checkpoint } from './checkpoint.js';
 export { gradcheck } from './gradcheck.js';
 export type { GradcheckOptions } from './gradcheck.js';
