@@ -37,6 +37,8 @@ export interface AutogradTensorMethods {
   registerPostAccumulateGradHook(t: Tensor, fn: (param: Tensor) => void): RemovableHandle;
   /** Checked when user code sets `requiresGrad` (inference tensors etc.). */
   checkSetRequiresGrad?(t: Tensor, value: boolean): void;
+  /** The gradFn to report for `t` given the stored one (a view written through since gets a new one). */
+  resolveGradFn?(t: Tensor, stored: GradNode | null): GradNode | null;
 }
 
 let autogradMethods: AutogradTensorMethods | null = null;
@@ -60,7 +62,7 @@ export class Tensor {
 
   /** Autograd state (PyTorch's AutogradMeta), owned by @wiregrad/autograd. */
   autogradMeta: unknown = null;
-  gradFn: GradNode | null = null;
+  private gradFnSlot: GradNode | null = null;
   grad: Tensor | null = null;
   private leafRequiresGrad = false;
 
@@ -99,6 +101,15 @@ export class Tensor {
   get version(): number {
     return this.storage.version;
   }
+  /** The node that computed this tensor; null for leaves. @wiregrad/autograd may regenerate a stale view's. */
+  get gradFn(): GradNode | null {
+    const resolve = autogradMethods?.resolveGradFn;
+    return resolve ? resolve(this, this.gradFnSlot) : this.gradFnSlot;
+  }
+  set gradFn(node: GradNode | null) {
+    this.gradFnSlot = node;
+  }
+
   get isLeaf(): boolean {
     return this.gradFn === null;
   }

@@ -13,12 +13,14 @@ export interface AutogradMeta {
   inference: boolean;
   /** the tensor a view was taken of, when the base required grad */
   viewBase: Tensor | null;
+  /** a view's storage version when its history was last set (Note [Views after in-place writes]) */
+  viewVersion: number;
 }
 
 export function autogradMeta(t: Tensor): AutogradMeta {
   let m = t.autogradMeta as AutogradMeta | null;
   if (!m) {
-    m = { outputNr: 0, gradAccumulator: null, retainsGrad: false, postAccumulateHooks: new Map(), inference: false, viewBase: null };
+    m = { outputNr: 0, gradAccumulator: null, retainsGrad: false, postAccumulateHooks: new Map(), inference: false, viewBase: null, viewVersion: 0 };
     t.autogradMeta = m;
   }
   return m;

@@ -50,3 +50,48 @@ describe('Note [In-place on views]: writes into a view rebase the base (CopySlic
     expect(gradcheck(written, [r([3, 4], 1), r([3, 2], 2)], { raiseException: true })).toBe(true);
   });
 });
+
+describe('Note [Views after in-place writes]: views taken before a write see it in backward', () => {
+  const leafOf = (v: number[]) => tensor(v, { dtype: 'float64', requiresGrad: true });
+
+  it('a view of a base written in place afterwards regenerates its history (AsStridedBackward0)', () => {
+    const a = leafOf([1, 2, 3]);
+    const b = a.mul(1);
+    const v = b.slice(0, 0, 2);
+    expect((v.gradFn as Node).name()).toBe('SliceBackward0');
+    b.mul_(2);
+    expect(v.tolist()).toEqual([2, 4]);
+    expect((v.gradFn as Node).name()).toBe('AsStridedBackward0');
+    v.sum().backward();
+    expect(a.grad!.tolist()).toEqual([2, 2, 0]);
+  });
+
+  it('a write through one view reaches another view of the same base, and views of views', () => {
+    const a = leafOf([1, 2, 3]);
+    const b = a.mul(1);
+    const v1 = b.slice(0, 0, 2);
+    const v2 = b.slice(0, 1, 3).reshape([2, 1]);
+    v1.mul_(3);
+    v2.sum().backward();
+    expect(a.grad!.tolist()).toEqual([0, 3, 1]);
+  });
+
+  it('a view of a base that did not require grad starts requiring it once a value that does is written in', () => {
+    const x = leafOf([5, 6, 7]);
+    const b = zeros([3], { dtype: 'float64' });
+    const v = b.slice(0, 0, 2);
+    expect(v.requiresGrad).toBe(false);
+    b.copy_(x);
+    expect(v.requiresGrad).toBe(true);
+    v.mul(v).sum().backward();
+    expect(x.grad!.tolist()).toEqual([10, 12, 0]);
+  });
+
+  it('a view whose storage was not written keeps the history it was made with', () => {
+    const a = leafOf([1, 2]);
+    const v = a.mul(2).t();
+    const node = v.gradFn;
+    expect(v.gradFn).toBe(node);
+    expect((node as Node).name()).not.toBe('AsStridedBackward0');
+  });
+});

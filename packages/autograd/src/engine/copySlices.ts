@@ -1,4 +1,5 @@
-import { type Tensor, indexAdd, indexSelect, maskedFill, ones, reshape, tensor, zeros } from '@wiregrad/tensor';
+import { type Tensor, indexAdd, indexSelect, isFloatingPoint, maskedFill, ones, reshape, tensor, zeros } from '@wiregrad/tensor';
+import { peekMeta } from './autogradMeta.js';
 import { AutogradError } from '../errors.js';
 import { gradientEdge, setHistory } from './gradientEdge.js';
 import type { KernelNode } from './kernelNode.js';
@@ -14,8 +15,13 @@ import { Node, type Grads } from './node.js';
  * the other inputs (the values written). V itself becomes a view of the new B
  * (AsStridedBackward0). The slice is an index list into B's elements, so both backward rules
  * are tensor ops (indexSelect / indexAdd / maskedFill) and differentiable again.
- * B must be contiguous (every base a kernel allocates is). Unlike PyTorch, other views of B
- * taken before the write keep their old history (PyTorch regenerates it lazily).
+ * B must be contiguous (every base a kernel allocates is).
+ *
+ * Note [Views after in-place writes]
+ * Other views of B taken before the write still hold their old history, which would miss the
+ * write. Like PyTorch (a view's grad_fn checks its attr_version), a view remembers the
+ * storage version its history was set at; reading the gradFn of a view whose storage has
+ * been written since regenerates it as AsStridedBackward0 of the base's current history.
  */
 function regionOf(base: Tensor, view: Tensor): Tensor {
   if (!base.isContiguous()) {
@@ -93,6 +99,18 @@ class AsStridedBackward extends Node {
     const flat = zeros([this.baseNumel], { dtype: g.dtype, device: g.device });
     return [reshape(indexAdd(flat, 0, this.region, reshape(g, [-1])), this.baseShape)];
   }
+}
+
+/** The gradFn a view reports: `stored`, or a regenerated one when its storage was written since (Note [Views after in-place writes]). */
+export function viewGradFn(view: Tensor, stored: Node | null): Node | null {
+  const meta = peekMeta(view);
+  const base = meta?.viewBase;
+  if (!base || meta.viewVersion === view.storage.version) return stored;
+  meta.viewVersion = view.storage.version;
+  if (!base.requiresGrad || !isFloatingPoint(view.dtype) || !base.isContiguous()) return stored;
+  const node = new AsStridedBackward(base, regionOf(base, view));
+  setHistory(view, node);
+  return node;
 }
 
 /** Records an in-place kernel `fn` that wrote into `view` of `base`: See Note [In-place on views]. */

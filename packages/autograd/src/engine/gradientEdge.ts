@@ -26,5 +26,7 @@ export function collectNextEdges(tensors: readonly Tensor[]): Edge[] {
 export function setHistory(t: Tensor, node: Node, outputNr?: number): void {
   const nr = outputNr ?? node.addInputMetadata(t);
   t.gradFn = node;
-  autogradMeta(t).outputNr = nr;
+  const meta = autogradMeta(t);
+  meta.outputNr = nr;
+  meta.viewVersion = t.storage.version;
 }

@@ -46,7 +46,11 @@ function beforeKernel(kernelName: string, inputs: readonly Tensor[]): void {
 function afterKernel(kernelName: string, inputs: readonly Tensor[], attrs: Attrs, outputs: Tensor[]): void {
   const input = inputs[0]!;
   // views are tracked whatever the mode: a later in-place write must reach their base (Note [In-place on views])
-  if (VIEW_KERNELS.has(kernelName) && outputs[0]!.storage === input.storage) autogradMeta(outputs[0]!).viewBase = peekMeta(input)?.viewBase ?? input;
+  if (VIEW_KERNELS.has(kernelName) && outputs[0]!.storage === input.storage) {
+    const meta = autogradMeta(outputs[0]!);
+    meta.viewBase = peekMeta(input)?.viewBase ?? input;
+    meta.viewVersion = input.storage.version;
+  }
   if (isInferenceMode()) {
     for (const o of outputs) autogradMeta(o).inference = true;
     return;
