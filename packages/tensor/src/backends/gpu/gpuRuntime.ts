@@ -105,8 +105,12 @@ export function kernel(key: string, source: () => string): GpuKernel {
   return k;
 }
 
-/** The longest loop a kernel may run (a reduced dim, a matmul's K); gpu.js needs a bound. */
-export const MAX_LOOP = 1 << 16;
+/**
+ * The longest loop a kernel runs (a matmul's K slice, scatterAdd's indices): gpu.js silently
+ * cuts loops at loopMaxIterations, and Mesa's llvmpipe at 65535 iterations (a 65536-step
+ * loop there ran 65535), so longer work is sliced (Note [gpu folds in passes]).
+ */
+export const MAX_LOOP = 1 << 15;
 
 /** Runs a kernel over n output elements. */
 export function launch(k: GpuKernel, n: number, args: unknown[]): GpuValue {

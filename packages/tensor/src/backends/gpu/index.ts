@@ -42,7 +42,8 @@ registerTransfer('cpu', 'gpu', (x, target) => {
   assertGpuDType(x.dtype);
   checkDevice(target);
   const src = x.isContiguous() ? x.storage.data.subarray(x.offset, x.offset + x.numel) : contiguousCopy(x).storage.data;
-  const value = launch(kernel('upload', () => UPLOAD), x.numel, [Float32Array.from(src)]);
+  // an empty tensor holds one unread float (gpu.js takes no empty arguments or outputs)
+  const value = launch(kernel('upload', () => UPLOAD), x.numel, [x.numel === 0 ? Float32Array.of(0) : Float32Array.from(src)]);
   return gpuTensor(value, x.shape, x.dtype, target);
 });
 

@@ -1,7 +1,8 @@
 import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
-import { kernel, launch } from '../gpuRuntime.js';
-import { assertGpuDType } from '../gpuMap.js';
+import type { Tensor } from '../../../tensor.js';
+import { MAX_LOOP, kernel, launch } from '../gpuRuntime.js';
+import { assertGpuDType, gpuMap } from '../gpuMap.js';
 import { gpuTensor, valueOf } from '../gpuTensor.js';
 
 // meta: [M, N, aOff, as0, as1, as2, bOff, bs0, bs1, bs2]; one output element per thread, K steps each
@@ -22,7 +23,10 @@ for (let k = 0; k < kk; k++) {
 return s;
 }`;
 
-/** BatchMatMul [B,M,K] @ [B,K,N] on the gpu: any strides (broadcast batches, transposes), accumulated in float32. */
+/**
+ * BatchMatMul [B,M,K] @ [B,K,N] on the gpu: any strides (broadcast batches, transposes), accumulated
+ * in float32. K is taken in slices of MAX_LOOP (gpu.js silently cuts longer loops), summed.
+ */
 export const matmulKernel: KernelConfig = {
   kernelName: K.BatchMatMul,
   device: 'gpu',
@@ -30,8 +34,18 @@ export const matmulKernel: KernelConfig = {
     assertGpuDType(a!.dtype);
     const [B, M, Kd] = a!.shape as [number, number, number];
     const N = b!.shape[2]!;
-    const meta = [M, N, a!.offset, ...a!.strides, b!.offset, ...b!.strides];
-    const value = launch(kernel('matmul', () => SOURCE), B * M * N, [meta, Kd, valueOf(a!), valueOf(b!)]);
-    return [gpuTensor(value, [B, M, N], a!.dtype, a!.device)];
+    let acc: Tensor | null = null;
+    for (let k0 = 0; k0 === 0 || k0 < Kd; k0 += MAX_LOOP) {
+      const meta = [M, N, a!.offset + k0 * a!.strides[2]!, ...a!.strides, b!.offset + k0 * b!.strides[1]!, ...b!.strides];
+      const value = launch(kernel('matmul', () => SOURCE), B * M * N, [meta, Math.min(MAX_LOOP, Kd - k0), valueOf(a!), valueOf(b!)]);
+      const part = gpuTensor(value, [B, M, N], a!.dtype, a!.device);
+      if (acc !== null) {
+        const sum = gpuMap(K.Add, 'x + y', [acc, part], a!.dtype);
+        acc.dispose();
+        part.dispose();
+        acc = sum;
+      } else acc = part;
+    }
+    return [acc!];
   },
 };

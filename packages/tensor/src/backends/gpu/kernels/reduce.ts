@@ -4,9 +4,9 @@ import type { KernelConfig } from '../../../kernelRegistry.js';
 import { isContiguousLayout } from '../../cpu/strided.js';
 import { reducedShape } from '../../cpu/kernels/reduceLayout.js';
 import { Tensor } from '../../../tensor.js';
-import { castExpr, gpuMap } from '../gpuMap.js';
-import { kernel, launch } from '../gpuRuntime.js';
+import { gpuMap } from '../gpuMap.js';
 import { gpuTensor, valueOf } from '../gpuTensor.js';
+import { type FoldKind, foldValue } from './fold.js';
 
 interface Layout {
   x: Tensor;
@@ -33,38 +33,8 @@ function layout(x: Tensor, dims: readonly number[]): Layout {
   return { x: moved, O: span(moved.shape, 0, nd - dims.length), R: span(moved.shape, nd - dims.length, nd), I: 1, keptShape };
 }
 
-/** A fold over r of [O, R, I] -> [O, I]: `step` updates acc with v (and best, its r, for arg reductions). */
-function foldSource(init: string, step: string, result: string): string {
-  return `function (meta, rr, x) {
-const e = this.thread.x;
-const o = Math.floor((e + 0.5) / meta[1]);
-const i = e - o * meta[1];
-let idx = o * rr * meta[1] + i;
-let acc = ${init};
-let best = 0;
-for (let r = 0; r < rr; r++) {
-  const v = x[idx];
-  ${step}
-  idx += meta[1];
-}
-return ${result};
-}`;
-}
-
-const FOLDS = {
-  sum: foldSource('0', 'acc += v;', 'acc'),
-  prod: foldSource('1', 'acc *= v;', 'acc'),
-  // the first element always replaces the initial value (GLSL has no Infinity literal)
-  max: foldSource('0', 'if (v > acc || r === 0) { acc = v; best = r; }', 'acc'),
-  min: foldSource('0', 'if (v < acc || r === 0) { acc = v; best = r; }', 'acc'),
-  argmax: foldSource('0', 'if (v > acc || r === 0) { acc = v; best = r; }', 'best'),
-  argmin: foldSource('0', 'if (v < acc || r === 0) { acc = v; best = r; }', 'best'),
-} as const;
-
-function fold(kind: keyof typeof FOLDS, l: Layout, dtype: DType, shape: readonly number[]): Tensor {
-  const out = castExpr('acc', dtype) === 'acc' ? kind : `${kind}:${dtype}`;
-  const value = launch(kernel(`fold:${out}`, () => FOLDS[kind].replace(/return acc;/, `return ${castExpr('acc', dtype)};`)), l.O * l.I, [[l.O, l.I], l.R, valueOf(l.x)]);
-  return gpuTensor(value, shape, dtype, l.x.device);
+function fold(kind: FoldKind, l: Layout, dtype: DType, shape: readonly number[], m?: Tensor): Tensor {
+  return gpuTensor(foldValue(kind, valueOf(l.x), l.O, l.R, l.I, dtype, m && valueOf(m)), shape, dtype, l.x.device);
 }
 
 function sumProd(kernelName: string, kind: 'sum' | 'prod'): KernelConfig {
@@ -83,7 +53,7 @@ function sumProd(kernelName: string, kind: 'sum' | 'prod'): KernelConfig {
  * Max/Min ([x], {dim, keepdim} -> [values], or [values, indices] with a dim) when `kind` is
  * given, Argmax/Argmin (-> [indices]) when it is null; like the cpu kernels.
  */
-function extremum(kernelName: string, kind: 'max' | 'min' | null, arg: 'argmax' | 'argmin'): KernelConfig {
+function extremum(kernelName: string, kind: 'max' | 'min', withValues: boolean): KernelConfig {
   return {
     kernelName,
     device: 'gpu',
@@ -91,48 +61,33 @@ function extremum(kernelName: string, kind: 'max' | 'min' | null, arg: 'argmax' 
       const dims = attrs.dim === null ? [] : [attrs.dim as number];
       const l = layout(x!, dims);
       const shape = reducedShape(l.keptShape, dims, attrs.keepdim as boolean);
-      const indices = () => fold(arg, l, 'int32', shape);
-      if (kind === null) return [indices()];
       const values = fold(kind, l, x!.dtype, shape);
-      return dims.length === 0 ? [values] : [values, indices()];
+      if (withValues && dims.length === 0) return [values];
+      const indices = fold('firstEqual', l, 'int32', shape, values);
+      if (withValues) return [values, indices];
+      values.dispose();
+      return [indices];
     },
   };
 }
 
-// Note [Stable softmax] on the gpu: per-row max and sum of exp(x - max), then one map
-const SUM_EXP = `function (meta, rr, x, m) {
-const e = this.thread.x;
-const o = Math.floor((e + 0.5) / meta[1]);
-const i = e - o * meta[1];
-let idx = o * rr * meta[1] + i;
-const mx = m[e];
-let s = 0;
-for (let r = 0; r < rr; r++) {
-  s += Math.exp(x[idx] - mx);
-  idx += meta[1];
-}
-return s;
-}`;
-const FINISH = (log: boolean) => `function (meta, x, m, s) {
-const e = this.thread.x;
-const o = Math.floor((e + 0.5) / (meta[0] * meta[1]));
-const i = e - Math.floor((e + 0.5) / meta[1]) * meta[1];
-const k = o * meta[1] + i;
-return ${log ? 'x[e] - m[k] - Math.log(s[k])' : 'Math.exp(x[e] - m[k]) / s[k]'};
-}`;
-
+// Note [Stable softmax] on the gpu: per-row max, exp(x - max), its per-row sum, then one map
 function softmaxKernel(kernelName: string, log: boolean): KernelConfig {
   return {
     kernelName,
     device: 'gpu',
     kernelFunc: ([x], attrs) => {
       const l = layout(x!, [attrs.dim as number]);
-      const rowMax = fold('max', l, 'float32', [l.O * l.I]);
+      const rows = [l.O, 1, l.I];
+      const x3 = new Tensor(l.x.storage, [l.O, l.R, l.I]);
+      const rowMax = fold('max', l, 'float32', rows);
       // a row of -inf keeps max 0 (NaN like torch, not -inf - -inf); GLSL has no Infinity literal
       const m = gpuMap('softmaxMax', 'x < -3.4e38 ? 0 : x', [rowMax], 'float32');
-      const s = launch(kernel('softmax:sumexp', () => SUM_EXP), l.O * l.I, [[l.O, l.I], l.R, valueOf(l.x), valueOf(m)]);
-      const value = launch(kernel(`softmax:${log}`, () => FINISH(log)), l.O * l.R * l.I, [[l.R, l.I], valueOf(l.x), valueOf(m), s]);
-      return [gpuTensor(value, x!.shape, x!.dtype, x!.device)];
+      const e = gpuMap('softmaxExp', 'Math.exp(x - y)', [x3, m], 'float32');
+      const s = gpuTensor(foldValue('sum', valueOf(e), l.O, l.R, l.I, 'float32'), rows, 'float32', x!.device);
+      const out = log ? gpuMap('logSoftmax', 'x - y - Math.log(z)', [x3, m, s], 'float32') : gpuMap('softmax', 'x / y', [e, s], 'float32');
+      for (const t of [rowMax, m, e, s, ...(l.x.storage === x!.storage ? [] : [l.x])]) t.dispose();
+      return [new Tensor(out.storage, x!.shape)];
     },
   };
 }
@@ -140,10 +95,10 @@ function softmaxKernel(kernelName: string, log: boolean): KernelConfig {
 export const reduceKernels: KernelConfig[] = [
   sumProd(K.Sum, 'sum'),
   sumProd(K.Prod, 'prod'),
-  extremum(K.Max, 'max', 'argmax'),
-  extremum(K.Min, 'min', 'argmin'),
-  extremum(K.Argmax, null, 'argmax'),
-  extremum(K.Argmin, null, 'argmin'),
+  extremum(K.Max, 'max', true),
+  extremum(K.Min, 'min', true),
+  extremum(K.Argmax, 'max', false),
+  extremum(K.Argmin, 'min', false),
   softmaxKernel(K.Softmax, false),
   softmaxKernel(K.LogSoftmax, true),
 ];

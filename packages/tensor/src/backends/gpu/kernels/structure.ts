@@ -1,10 +1,11 @@
 import type { Device } from '../../../device.js';
 import * as K from '../../../kernelNames.js';
+import { TensorError } from '../../../errors.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
 import { numelOf } from '../../../shape.js';
 import type { Tensor } from '../../../tensor.js';
 import { castExpr, gpuMap } from '../gpuMap.js';
-import { kernel, launch } from '../gpuRuntime.js';
+import { MAX_LOOP, kernel, launch } from '../gpuRuntime.js';
 import { MAX_RANK, coordsSource, gpuTensor, offsetSource, operandMeta, shapeMeta, valueOf } from '../gpuTensor.js';
 
 /** The padded position of `dim` of a tensor of rank `ndim` (kernels are specialised on it). */
@@ -109,6 +110,7 @@ function addInto(kernelName: string, perElement: boolean): KernelConfig {
       const dim = attrs.dim as number;
       const pd = padded(dim, x!.ndim);
       const len = perElement ? index!.shape[dim]! : index!.numel;
+      if (len > MAX_LOOP) throw new TensorError('UNSUPPORTED', `${kernelName} on the gpu takes at most ${MAX_LOOP} indices along dim ${dim}, got ${len}`);
       const idxMeta = perElement ? operandMeta(index!, index!.shape) : [index!.offset, ...new Array<number>(MAX_RANK).fill(0)];
       if (!perElement) idxMeta[1 + pd] = index!.strides[0] ?? 0;
       const limits = perElement ? shapeMeta(index!.shape) : shapeMeta(x!.shape).map((s, d) => (d === pd ? len : s));
