@@ -77,15 +77,46 @@ export function gpuInfo(): GpuInfo {
   }
 }
 
-/** Kernels compiled so far (each (op, dtype, arity...) variant once; tests count recompilations). */
+/**
+ * Programs built so far: one per gpu.js kernel (each (op, dtype, specialised dim) variant once)
+ * plus, in webasm mode, each WebAssembly module gpu.js assembles (Note [webasm modules]).
+ * Tests count recompilations with it.
+ */
 export function gpuCompilations(): number {
   return compilations;
 }
 
 /**
+ * Note [webasm modules]
+ * On GL a kernel compiles once and serves every shape (dynamicOutput, dynamicArguments:
+ * sizes are uniforms). gpu.js's webasm backend instead assembles one WebAssembly module per
+ * size signature (output and argument sizes) and keeps the last 8 per kernel (LRU,
+ * `moduleCacheLimit`): a training loop using one kernel at more than 8 shapes per step
+ * (every layer's bias add, the optimizer's updates) rebuilt modules every step (measured:
+ * 48 modules and ~80 ms per step of 12 small shapes). Kernels here keep WASM_SHAPES
+ * modules each, and each assembly counts as a compilation, so specs see it.
+ */
+const WASM_SHAPES = 64;
+interface WasmKernel {
+  moduleCacheLimit: number;
+  _assembleModule(...args: unknown[]): unknown;
+}
+
+function countWasmAssemblies(k: GpuKernel): void {
+  const inner = (k as { kernel?: Partial<WasmKernel> }).kernel;
+  if (typeof inner?.moduleCacheLimit !== 'number' || typeof inner._assembleModule !== 'function') return;
+  inner.moduleCacheLimit = WASM_SHAPES;
+  const assemble = inner._assembleModule.bind(inner);
+  inner._assembleModule = (...args: unknown[]) => {
+    compilations++;
+    return assemble(...args);
+  };
+}
+
+/**
  * The cached kernel for `key`, compiled from `source` on first use. Every kernel has a 1-D
  * output set per call (dynamicOutput) and takes any argument sizes (dynamicArguments),
- * so one compiled kernel serves every shape.
+ * so one compiled kernel serves every shape (on webasm: Note [webasm modules]).
  */
 export function kernel(key: string, source: () => string): GpuKernel {
   let k = kernels.get(key);
@@ -99,6 +130,7 @@ export function kernel(key: string, source: () => string): GpuKernel {
       tactic: 'precision',
       loopMaxIterations: MAX_LOOP,
     });
+    countWasmAssemblies(k);
     kernels.set(key, k);
     compilations++;
   }

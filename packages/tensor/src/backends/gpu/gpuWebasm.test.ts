@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { setGpuMode, gpuInfo } from './gpuRuntime.js';
+import { randn } from '../../index.js';
+import { gpuCompilations, gpuInfo, setGpuMode } from './gpuRuntime.js';
 import { CASES, expectClose } from './__tests__/opCases.js';
 
 // This file's own module graph (vitest isolates files): the gpu device forced to WebAssembly,
@@ -9,6 +10,16 @@ setGpuMode('webasm');
 describe('op parity on gpu:0 in gpu.js webasm mode', () => {
   it('runs in webasm mode', () => {
     expect(gpuInfo().mode).toBe('webasm');
+  });
+
+  it('builds one module per shape and keeps them: a step over 12 shapes compiles nothing after the first (Note [webasm modules])', () => {
+    const xs = Array.from({ length: 12 }, (_, i) => randn([4, 3 + i]).to('gpu'));
+    const step = () => xs.forEach((x) => x.mul(2).add(1).sum().item());
+    step();
+    const built = gpuCompilations();
+    step();
+    step();
+    expect(gpuCompilations()).toBe(built);
   });
 
   it.each(CASES)('%s', (_, build) => {
