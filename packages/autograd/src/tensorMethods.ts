@@ -6,6 +6,11 @@ import type { Node } from './engine/node.js';
 import { AutogradError } from './errors.js';
 import { registerHook, registerPostAccumulateGradHook, retainGrad } from './hooks.js';
 
+// PyTorch's UserWarning, once per process (Python's default warning filter shows it once per place)
+const NON_LEAF_GRAD =
+  "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf Tensor, use .retainGrad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more informations.";
+let warnedNonLeafGrad = false;
+
 /** Plugs the Tensor methods of @wiregrad/autograd into @wiregrad/tensor (see Note [Autograd hooks] there). */
 export function installTensorMethods(): void {
   installAutogradMethods({
@@ -16,6 +21,11 @@ export function installTensorMethods(): void {
     retainsGrad: (t) => peekMeta(t)?.retainsGrad ?? false,
     registerPostAccumulateGradHook,
     resolveGradFn: (t, stored) => viewGradFn(t, stored as Node | null),
+    readingNonLeafGrad: (t) => {
+      if (warnedNonLeafGrad || peekMeta(t)?.retainsGrad) return;
+      warnedNonLeafGrad = true;
+      process.emitWarning(NON_LEAF_GRAD, 'UserWarning');
+    },
     checkSetRequiresGrad: (t, value) => {
       if (value && peekMeta(t)?.inference) {
         throw new AutogradError('INFERENCE_TENSOR', 'Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.');

@@ -37,6 +37,8 @@ export interface AutogradTensorMethods {
   registerPostAccumulateGradHook(t: Tensor, fn: (param: Tensor) => void): RemovableHandle;
   /** Checked when user code sets `requiresGrad` (inference tensors etc.). */
   checkSetRequiresGrad?(t: Tensor, value: boolean): void;
+  /** Called when `.grad` of a non-leaf is read while empty (PyTorch warns). */
+  readingNonLeafGrad?(t: Tensor): void;
   /** The gradFn to report for `t` given the stored one (a view written through since gets a new one). */
   resolveGradFn?(t: Tensor, stored: GradNode | null): GradNode | null;
 }
@@ -63,7 +65,7 @@ export class Tensor {
   /** Autograd state (PyTorch's AutogradMeta), owned by @wiregrad/autograd. */
   autogradMeta: unknown = null;
   private gradFnSlot: GradNode | null = null;
-  grad: Tensor | null = null;
+  private gradSlot: Tensor | null = null;
   private leafRequiresGrad = false;
 
   constructor(
@@ -101,6 +103,15 @@ export class Tensor {
   get version(): number {
     return this.storage.version;
   }
+  /** The accumulated gradient of a leaf (or of a non-leaf that called retainGrad()). */
+  get grad(): Tensor | null {
+    if (this.gradSlot === null && this.gradFnSlot !== null) autogradMethods?.readingNonLeafGrad?.(this);
+    return this.gradSlot;
+  }
+  set grad(g: Tensor | null) {
+    this.gradSlot = g;
+  }
+
   /** The node that computed this tensor; null for leaves. @wiregrad/autograd may regenerate a stale view's. */
   get gradFn(): GradNode | null {
     const resolve = autogradMethods?.resolveGradFn;
