@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { KernelNames, hasKernel, memory, randn, tensor } from '../../index.js';
+import { KernelNames, hasKernel, memory, randn, tensor, zeros } from '../../index.js';
 import { CASES, expectClose } from './__tests__/opCases.js';
 import { gpuCompilations, gpuInfo } from './gpuRuntime.js';
 
@@ -27,6 +27,13 @@ describe('the gpu device (gpu.js)', () => {
     expect(big.add(tensor(new Int32Array([1, 0, -8, 1]), { dtype: 'int32' }).to('gpu')).tolist()).toEqual([16_777_216, -16_777_216, -1, 1]);
     expect(tensor(new Int32Array([16_777_217]), { dtype: 'int32' }).to('gpu').tolist()).toEqual([16_777_216]);
     expect(tensor([true, false]).to('gpu').logicalNot().tolist()).toEqual([false, true]);
+  });
+
+  it('refuses tensors past 2^23 elements, where float32 index math stops being exact', () => {
+    const message = 'a gpu tensor holds at most 2^23 (8388608) elements (gpu kernels index in float32), got 8388609';
+    expect(() => zeros([2 ** 23 + 1]).to('gpu')).toThrow(message);
+    expect(() => zeros([2 ** 22]).to('gpu').expand([3, 2 ** 22]).mul(1)).toThrow('got 12582912');
+    expect(zeros([2 ** 23]).to('gpu').sum().item()).toBe(0);
   });
 
   it("refuses to mix devices with PyTorch's message, and float64", () => {

@@ -144,8 +144,18 @@ export function kernel(key: string, source: () => string): GpuKernel {
  */
 export const MAX_LOOP = 1 << 15;
 
+/**
+ * The most elements a gpu tensor holds. Kernels index in float32 (GLSL ES 1 and gpu.js's
+ * webasm have no wider numbers) and divide as floor((r + 0.5) / s), which is exact while
+ * r + 0.5 is: below 2^23. Measured past it: wrong elements in a transposed map from 2^23 + 2^21.
+ */
+export const MAX_ELEMENTS = 1 << 23;
+
 /** Runs a kernel over n output elements. */
 export function launch(k: GpuKernel, n: number, args: unknown[]): GpuValue {
+  if (n > MAX_ELEMENTS) {
+    throw new TensorError('UNSUPPORTED', `a gpu tensor holds at most 2^23 (${MAX_ELEMENTS}) elements (gpu kernels index in float32), got ${n}`);
+  }
   k.setOutput([Math.max(n, 1)]);
   return k(...args);
 }
