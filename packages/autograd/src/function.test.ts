@@ -139,7 +139,7 @@ describe('custom Function (torch.autograd.Function)', () => {
     const y = Square.apply<Tensor>(x);
     x.add_(1);
     expect(() => y.sum().backward()).toThrow(
-      'one of the variables needed for gradient computation has been modified by an inplace operation: [torch.DoubleTensor [2]], which is output 0 of CopyIntoBackward0, is at version 1; expected version 0 instead.',
+      'one of the variables needed for gradient computation has been modified by an inplace operation: [torch.DoubleTensor [2]], which is output 0 of AddBackward0, is at version 1; expected version 0 instead.',
     );
   });
 

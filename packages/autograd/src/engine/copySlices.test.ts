@@ -95,3 +95,19 @@ describe('Note [Views after in-place writes]: views taken before a write see it 
     expect((node as Node).name()).not.toBe('AsStridedBackward0');
   });
 });
+
+describe('in-place ops name their nodes like torch', () => {
+  it('add_ AddBackward0, sub_ SubBackward0, mul_ MulBackward0, div_ DivBackward0, clamp_ ClampBackward1, copy_ CopyBackwards, fill_ FillBackward0', () => {
+    const x = () => tensor([1, 2], { dtype: 'float64', requiresGrad: true }).mul(1);
+    const names = [
+      x().add_(1),
+      x().sub_(1),
+      x().mul_(2),
+      x().div_(2),
+      x().clamp_(0, 1),
+      x().copy_(tensor([3, 4], { dtype: 'float64', requiresGrad: true })),
+      x().fill_(3),
+    ].map((t: Tensor) => (t.gradFn as Node).name());
+    expect(names).toEqual(['AddBackward0', 'SubBackward0', 'MulBackward0', 'DivBackward0', 'ClampBackward1', 'CopyBackwards', 'FillBackward0']);
+  });
+});

@@ -53,8 +53,9 @@ export class KernelNode extends Node implements GradContext {
     if (this.config.saveOutputs) this.savedOutputs = outputs.map((t) => new SavedVariable(t, true));
   }
 
+  /** PyTorch's node name: `<Kernel>Backward0`, or the in-place op's own (`x.add_(1)`: AddBackward0, see Note [In-place ops]). */
   name(): string {
-    return `${this.config.kernelName}Backward0`;
+    return (this.attrs.gradFnName as string | undefined) ?? `${this.config.kernelName}Backward0`;
   }
 
   input(i: number): Tensor {
