@@ -38,7 +38,8 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
       out.accumulated = close(getGradients(contextId).get(t4)!, t1.add(t2).mul(2));
     });
   }
-  await new Promise((r) => setTimeout(r, 100));
+  // worker1's context goes when worker0's cleanup message lands: poll (a loaded machine can take a while)
+  for (let waited = 0; getDebugInfo().numAutogradContexts > 0 && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
   out.contextsAfter = getDebugInfo().numAutogradContexts;
   await shutdown();
   return out;
