@@ -12,12 +12,16 @@ export function expectClose(got: Tensor, want: Tensor, rtol = 2e-5, atol = 2e-5)
   const w = values(want);
   for (let i = 0; i < w.length; i++) {
     if (Number.isNaN(w[i]!)) expect(g[i]).toBeNaN();
-    else if (!(Math.abs(g[i]! - w[i]!) <= atol + rtol * Math.abs(w[i]!))) expect.fail(`element ${i}: ${g[i]} vs ${w[i]}`);
+    else if (!(g[i] === w[i] || Math.abs(g[i]! - w[i]!) <= atol + rtol * Math.abs(w[i]!))) expect.fail(`element ${i}: ${g[i]} vs ${w[i]}`);
   }
 }
 
 // Each case builds its inputs on a device from the same cpu values and returns what to compare.
 type Case = [string, (on: (t: Tensor) => Tensor) => Tensor | Tensor[]];
+const UNARY = ['neg', 'exp', 'sqrt', 'rsqrt', 'abs', 'sign', 'sin', 'cos', 'tanh', 'sigmoid', 'relu', 'gelu', 'silu', 'softplus', 'logicalNot'] as const;
+const SPECIAL = [Number.NaN, Infinity, -Infinity, 0, -0, 1e-30, -1e-30, 3.5, -3.5, 50, -50, 1e30, -1e30, 88, -88, 1e-7];
+const S = tensor(SPECIAL);
+const SR = tensor([...SPECIAL].reverse());
 const A = randn([3, 4]);
 const B = randn([4]);
 const P = randn([3, 4]).abs().add(0.1);
@@ -27,9 +31,16 @@ export const CASES: Case[] = [
     (name): Case => [`${name} with a row broadcast`, (on) => (ops[name] as (a: Tensor, b: Tensor) => Tensor)(on(A), on(B))],
   ),
   ['pow of positives', (on) => ops.pow(on(P), on(B))],
-  ...(['neg', 'exp', 'sqrt', 'rsqrt', 'abs', 'sign', 'sin', 'cos', 'tanh', 'sigmoid', 'relu', 'gelu', 'silu', 'softplus', 'logicalNot'] as const).map(
+  ...UNARY.map(
     (name): Case => [`${name} of a transposed view`, (on) => (ops[name] as (a: Tensor) => Tensor)(on(A).t())],
   ),
+  // Note [gpu special values] (sin/cos of |x| = 1e30 are left to the hardware)
+  ['NaN, +-inf, +-0, tiny and huge values through every elementwise op', (on) => [
+    ...UNARY.filter((name) => name !== 'sin' && name !== 'cos').map((name) => (ops[name] as (a: Tensor) => Tensor)(on(S))),
+    ...(['add', 'sub', 'mul', 'div', 'pow', 'maximum', 'minimum', 'eq', 'ne', 'lt', 'le', 'gt', 'ge'] as const).map((name) => (ops[name] as (a: Tensor, b: Tensor) => Tensor)(on(S), on(SR))),
+    ops.pow(on(tensor([-3, -2, 2, -0.5, 0])), 2), ops.pow(on(tensor([-3, -2, 2, 0, -0.5])), 3), ops.pow(on(tensor([-3, 4, 0])), on(tensor([0.5, -1, -1]))),
+    ops.clamp(on(S), 0, 1), ops.log(on(S)), ops.log1p(on(S)),
+  ]],
   ['log, log1p of positives', (on) => [ops.log(on(P)), ops.log1p(on(P))]],
   ['clamp', (on) => ops.clamp(on(A), -0.5, 0.5)],
   ['where', (on) => ops.where(on(A).gt(0), on(A), on(B))],

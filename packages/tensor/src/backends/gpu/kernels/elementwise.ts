@@ -6,17 +6,28 @@ import { gpuMap, trunc } from '../gpuMap.js';
 
 const FLT_MAX = 3.4028234663852886e38;
 
+/**
+ * Note [gpu special values]
+ * GLSL leaves pow(x, y) undefined for x < 0 or x = 0, y <= 0 (Mesa: NaN for (-3)^2), and its
+ * max/min and comparisons may drop NaN (Mesa: relu(NaN) = 0, max(NaN, 1) = 1). The
+ * expressions below spell out what the cpu computes (JS Math semantics: integer powers of
+ * negatives keep their sign, NaN propagates) so every gpu.js mode agrees with the cpu;
+ * `v !== v` is the NaN test (no isnan in GLSL ES 1). Left as the hardware gives them:
+ * sin/cos of huge arguments (|x| >> 1e4) lose their range reduction on GL.
+ */
+const POW =
+  'y === 0 ? 1 : ((x !== x || y !== y) ? x + y : (x < 0 ? (Math.floor(y) === y ? (Math.floor(y * 0.5) * 2 === y ? 1 : -1) * Math.pow(-x, y) : Math.pow(x, y)) : (x === 0 ? (y < 0 ? 1 / Math.abs(x) : 0) : Math.pow(x, y))))';
+
 /** Binary arithmetic per dtype (x op y); int32 division truncates like the cpu kernel. */
 const ARITH: Record<string, (d: DType) => string> = {
   [K.Add]: () => 'x + y',
   [K.Sub]: () => 'x - y',
   [K.Mul]: () => 'x * y',
   [K.Div]: (d) => (d === 'int32' ? trunc('(x / y)') : 'x / y'),
-  [K.Pow]: () => 'Math.pow(x, y)',
-  [K.Maximum]: () => 'Math.max(x, y)',
-  [K.Minimum]: () => 'Math.min(x, y)',
+  [K.Pow]: () => POW,
+  [K.Maximum]: () => '(x !== x || y !== y) ? x + y : Math.max(x, y)',
+  [K.Minimum]: () => '(x !== x || y !== y) ? x + y : Math.min(x, y)',
 };
-
 
 /** erf(v) for v >= 0 by Abramowitz-Stegun 7.1.26 (|error| < 1.5e-7), as one expression. */
 function erfAbs(v: string): string {
@@ -40,7 +51,7 @@ const UNARY: Record<string, string> = {
   [K.Cos]: 'Math.cos(x)',
   [K.Tanh]: 'Math.abs(x) > 9 ? (x > 0 ? 1 : -1) : (Math.abs(x) < 0.0005 ? x - x * x * x / 3 : 1 - 2 / (Math.exp(2 * x) + 1))',
   [K.Sigmoid]: '1 / (1 + Math.exp(-x))',
-  [K.Relu]: 'x < 0 ? 0 : x',
+  [K.Relu]: 'x !== x ? x : (x < 0 ? 0 : x)',
   [K.Gelu]: `0.5 * x * (1 + (x < 0 ? -1 : 1) * ${erfAbs('Math.abs(x * 0.7071067811865476)')})`,
   [K.Silu]: 'x / (1 + Math.exp(-x))',
   [K.Softplus]: 'x > 20 ? x : Math.log(1 + Math.exp(x))',
@@ -60,7 +71,7 @@ export const elementwiseKernels: KernelConfig[] = [
       // an absent bound is the largest float32 (kernel arguments stay finite on every backend)
       const min = (attrs.min as number | null) ?? -FLT_MAX;
       const max = (attrs.max as number | null) ?? FLT_MAX;
-      return [gpuMap(K.Clamp, 'Math.min(Math.max(x, p0), p1)', [x!], x!.dtype, [min, max])];
+      return [gpuMap(K.Clamp, 'x !== x ? x : Math.min(Math.max(x, p0), p1)', [x!], x!.dtype, [min, max])];
     },
   },
   { kernelName: K.Where, device: 'gpu', kernelFunc: ([cond, a, b]) => [gpuMap(K.Where, 'x !== 0 ? y : z', [cond!, a!, b!], a!.dtype)] },
