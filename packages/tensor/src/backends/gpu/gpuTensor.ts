@@ -47,13 +47,13 @@ export function operandMeta(t: Tensor, outShape: readonly number[]): number[] {
 }
 
 /**
- * Kernel source computing coordinates c0..c{MAX_RANK-1} of output element `this.thread.x`
+ * Kernel source computing coordinates c0..c{rank-1} of output element `this.thread.x`
  * in the (padded) shape at meta[at..]. Integer division is done as floor((r + 0.5) / s), exact
  * in float32 arithmetic (GL) for indices below 2^24.
  */
-export function coordsSource(at: number, index = 'this.thread.x'): string {
+export function coordsSource(at: number, index = 'this.thread.x', rank = MAX_RANK): string {
   const lines = [`let rem = ${index};`];
-  for (let d = MAX_RANK - 1; d > 0; d--) {
+  for (let d = rank - 1; d > 0; d--) {
     lines.push(`const q${d} = Math.floor((rem + 0.5) / meta[${at + d}]);`, `const c${d} = rem - q${d} * meta[${at + d}];`, `rem = q${d};`);
   }
   lines.push('const c0 = rem;');
@@ -61,8 +61,8 @@ export function coordsSource(at: number, index = 'this.thread.x'): string {
 }
 
 /** Kernel source of the storage index of an operand whose [offset, strides] sit at meta[at..]. */
-export function offsetSource(at: number, coord: (d: number) => string = (d) => `c${d}`): string {
+export function offsetSource(at: number, coord: (d: number) => string = (d) => `c${d}`, rank = MAX_RANK): string {
   const terms = [`meta[${at}]`];
-  for (let d = 0; d < MAX_RANK; d++) terms.push(`${coord(d)} * meta[${at + 1 + d}]`);
+  for (let d = 0; d < rank; d++) terms.push(`${coord(d)} * meta[${at + 1 + d}]`);
   return terms.join(' + ');
 }

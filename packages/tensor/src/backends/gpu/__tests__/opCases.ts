@@ -60,6 +60,8 @@ export const CASES: Case[] = [
   ['matmul with K past the loop cap', (on) => ops.matmul(on(LI), on(LI).t())],
   ['NaN propagates through max, min, argmax, argmin', (on) => [ops.max(on(N), 1).values, ops.max(on(N), 1).indices, ops.min(on(N)), ops.argmax(on(N)), ops.argmin(on(N), 0), ops.softmax(on(N), 1)]],
   ['empty tensors', (on) => [on(randn([0, 3])).add(1), ops.sum(on(randn([0, 3])), 0), ops.matmul(on(randn([2, 0])), on(randn([0, 3]))), ops.cat([on(randn([0, 2])), on(A).slice(1, 0, 2)], 0)]],
+  // Note [gpu elementwise kernels]: coalesced dims, so rank 6 works wherever dims merge to 5 or fewer
+  ['rank-6 maps, broadcasts, transposes and reductions', (on) => [on(R6).mul(2), on(R6).add(on(R6).slice(5, 0, 1)), on(R6).transpose(0, 1).exp(), ops.sum(on(R6), 3), ops.softmax(on(R6), 4)]],
   ['in-place writes into views', (on) => {
     const x = on(A).clone();
     x.slice(1, 1, 3).add_(10);
@@ -70,6 +72,7 @@ export const CASES: Case[] = [
 ];
 const randnFixed = randn([3, 5]);
 const L = randn([2, 70_001]);
+const R6 = randn([2, 3, 1, 4, 3, 2]);
 const LI = ops.randint(-2, 3, [2, 70_001]).to('float32');
 const N = tensor([[1, Number.NaN, 3], [4, 5, 6]]);
 
