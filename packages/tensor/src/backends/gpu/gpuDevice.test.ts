@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
@@ -84,6 +85,40 @@ describe('gpu memory and compilation', () => {
     expect(gpuCompilations()).toBe(compiled);
     // one iteration allocates ~1.5 KB of gpu temporaries: 1000 unreleased would be ~1.5 MB
     expect(Math.max(...bytesAfter.slice(4)) - Math.min(...bytesAfter.slice(4))).toBeLessThan(400 * 1024);
+  }, 120_000);
+
+  // the WebGL textures themselves, counted where headless-gl creates and deletes them
+  it.runIf(gpuInfo().mode === 'headlessgl')('deletes its WebGL textures: the live count stays flat over 300 training-style iterations', async () => {
+    const require = createRequire(createRequire(import.meta.url).resolve('gpu.js'));
+    const proto = Object.getPrototypeOf((require('gl') as (w: number, h: number) => object)(1, 1)) as Record<string, (...args: unknown[]) => unknown>;
+    const [create, remove] = [proto.createTexture!, proto.deleteTexture!];
+    let live = 0;
+    proto.createTexture = function (...args) {
+      live++;
+      return create.apply(this, args);
+    };
+    proto.deleteTexture = function (...args) {
+      live--;
+      return remove.apply(this, args);
+    };
+    try {
+      const w = randn([16, 8]).to('gpu');
+      const x = randn([4, 16]).to('gpu');
+      const counts: number[] = [];
+      for (let i = 1; i <= 300; i++) {
+        x.matmul(w).relu().softmax(1).sum().item();
+        w.sub_(w.mul(0.001));
+        if (i % 50 === 0) {
+          collectGarbage();
+          await new Promise((r) => setTimeout(r, 1));
+          counts.push(live);
+        }
+      }
+      // each iteration makes ~12 textures: 3600 undeleted ones would show
+      expect(Math.max(...counts) - Math.min(...counts)).toBeLessThan(40);
+    } finally {
+      [proto.createTexture, proto.deleteTexture] = [create, remove];
+    }
   }, 120_000);
 
   it('dispose() frees a gpu tensor now; later use throws', () => {
