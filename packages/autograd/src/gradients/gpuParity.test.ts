@@ -18,6 +18,8 @@ const CASES: Case[] = [
   ...(['add', 'sub', 'mul', 'maximum', 'minimum'] as const).map((n): Case => [n, [X, Y], ([a, b]) => (ops[n] as (a: Tensor, b: Tensor) => Tensor)(a!, b!)]),
   ['div', [X, P], ([a, b]) => ops.div(a!, b!)],
   ['pow', [P, Y], ([a, b]) => ops.pow(a!, b!)],
+  // negative bases: GLSL's pow is undefined there (Note [gpu special values])
+  ['pow of negative bases, integer exponents', [X], ([a]) => ops.pow(a!, 2).add(ops.pow(a!, 3))],
   ...(['neg', 'exp', 'abs', 'sin', 'cos', 'tanh', 'sigmoid', 'relu', 'gelu', 'silu', 'softplus'] as const).map(
     (n): Case => [n, [X], ([a]) => (ops[n] as (a: Tensor) => Tensor)(a!.t())],
   ),
