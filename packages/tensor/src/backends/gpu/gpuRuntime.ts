@@ -94,7 +94,8 @@ export function gpuCompilations(): number {
  * `moduleCacheLimit`): a training loop using one kernel at more than 8 shapes per step
  * (every layer's bias add, the optimizer's updates) rebuilt modules every step (measured:
  * 48 modules and ~80 ms per step of 12 small shapes). Kernels here keep WASM_SHAPES
- * modules each, and each assembly counts as a compilation, so specs see it.
+ * modules each, and each assembly counts as a compilation, so specs see it. The price is
+ * memory: every module owns a WebAssembly.Memory the size of its arguments and output.
  */
 const WASM_SHAPES = 64;
 interface WasmKernel {
