@@ -1,6 +1,7 @@
 import { RpcError, timeoutError } from '../errors.js';
 import type { Message } from '../messages/message.js';
 import { messageKind, messageTypeName } from '../messages/messageType.js';
+import { Deadlines } from './deadlines.js';
 import { remoteError } from './remoteError.js';
 import type { WorkerInfo } from './workerInfo.js';
 
@@ -8,17 +9,21 @@ interface Pending {
   to: WorkerInfo;
   resolve: (m: Message) => void;
   reject: (e: unknown) => void;
-  timer: NodeJS.Timeout | null;
 }
 
 /**
  * The calls this worker waits on, by message id: each settles once, with its response, its
- * EXCEPTION, its timeout (Note [Remote errors], PyTorch's timeout text) or its peer's loss.
+ * EXCEPTION, its timeout (Note [Remote errors], PyTorch's timeout text; Note [One timer per
+ * timeout]) or its peer's loss.
  * A late answer to a call that already settled is dropped.
  */
 export class PendingCalls {
   private nextId = 1;
   private readonly calls = new Map<number, Pending>();
+  private readonly deadlines = new Deadlines(
+    (id) => this.calls.has(id),
+    (id, ms) => this.fail(id, timeoutError(ms)),
+  );
 
   get size(): number {
     return this.calls.size;
@@ -27,10 +32,8 @@ export class PendingCalls {
   /** A fresh id and the promise of its answer; `timeoutMs` 0 waits forever. */
   open(to: WorkerInfo, timeoutMs: number): { id: number; answer: Promise<Message> } {
     const id = this.nextId++;
-    const answer = new Promise<Message>((resolve, reject) => {
-      const timer = timeoutMs > 0 ? setTimeout(() => this.fail(id, timeoutError(timeoutMs)), timeoutMs) : null;
-      this.calls.set(id, { to, resolve, reject, timer });
-    });
+    const answer = new Promise<Message>((resolve, reject) => this.calls.set(id, { to, resolve, reject }));
+    if (timeoutMs > 0) this.deadlines.add(id, timeoutMs);
     return { id, answer };
   }
 
@@ -67,7 +70,6 @@ export class PendingCalls {
     const p = this.calls.get(id);
     if (!p) return undefined;
     this.calls.delete(id);
-    if (p.timer) clearTimeout(p.timer);
     return p;
   }
 }
