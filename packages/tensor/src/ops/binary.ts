@@ -5,11 +5,20 @@ import * as K from '../kernelNames.js';
 import { Tensor } from '../tensor.js';
 import { operandsResultType, promoteOperands, type TensorOrScalar } from './operands.js';
 
+/**
+ * PyTorch's cpu scalars (TensorIterator's allow_cpu_scalars): a 0-dim cpu tensor joins a
+ * tensor on another device, moved there after promotion; any other mix is refused by runKernel.
+ */
+function cpuScalarTo(t: Tensor, other: Tensor): Tensor {
+  return t.ndim === 0 && t.device.type === 'cpu' && other.device.type !== 'cpu' ? t.to(other.device) : t;
+}
+
 /** Promotes (or forces `dtype`), then runs the kernel; two tensors of one dtype skip promotion. */
 function binary(kernel: string, a: TensorOrScalar, b: TensorOrScalar, dtype?: DType): Tensor {
-  if (dtype === undefined && a instanceof Tensor && b instanceof Tensor && a.dtype === b.dtype) return runKernel1(kernel, [a, b]);
-  const [x, y] = promoteOperands([a, b], dtype);
-  return runKernel1(kernel, [x!, y!]);
+  const same = dtype === undefined && a instanceof Tensor && b instanceof Tensor && a.dtype === b.dtype;
+  const [x, y] = same ? [a, b] : promoteOperands([a, b], dtype);
+  if (x!.device === y!.device) return runKernel1(kernel, [x!, y!]);
+  return runKernel1(kernel, [cpuScalarTo(x!, y!), cpuScalarTo(y!, x!)]);
 }
 
 export interface AlphaOptions {

@@ -39,6 +39,14 @@ describe('the gpu device (gpu.js)', () => {
 
   it("refuses to mix devices with PyTorch's message, and float64", () => {
     expect(() => tensor([1]).add(tensor([1]).to('gpu'))).toThrow('Expected all tensors to be on the same device, but found at least two devices, cpu and gpu:0!');
+    expect(() => tensor([1, 2]).to('gpu').mul(tensor([3]))).toThrow('found at least two devices, gpu:0 and cpu!');
+    // 0-dim cpu tensors are PyTorch's cpu scalars: they join a gpu operand (after promotion)
+    const joined = [tensor([1, 2]).to('gpu').mul(tensor(3)), tensor(3, { dtype: 'float64' }).sub(tensor([1, 2]).to('gpu')), tensor(2).lt(tensor([1, 3]).to('gpu'))];
+    expect(joined.map((t) => [t.device.toString(), t.dtype, t.tolist()])).toEqual([
+      ['gpu:0', 'float32', [3, 6]],
+      ['gpu:0', 'float32', [2, 1]],
+      ['gpu:0', 'bool', [false, true]],
+    ]);
     expect(() => tensor([1.5], { dtype: 'float64' }).to('gpu')).toThrow('float64 is not supported on the gpu device (gpu.js computes in float32); use float32');
   });
 });
