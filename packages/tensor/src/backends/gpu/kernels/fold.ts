@@ -13,7 +13,7 @@ import { type GpuValue, kernel, launch, release } from '../gpuRuntime.js';
  * max/min propagate NaN like the cpu (`v !== v`). Arg reductions are two folds: the
  * extremum, then the least r whose value equals it (the first occurrence, like the cpu).
  */
-export const CHUNK = 256;
+const CHUNK = 256;
 
 export type FoldKind = 'sum' | 'prod' | 'max' | 'min' | 'firstEqual';
 
