@@ -218,8 +218,9 @@ export class Agent {
         // within this turn is answered before the loop asks for the next one; under load
         // (or for slow requests) requests are served concurrently.
         const idle = this.limiter.idle;
+        const name = Buffer.from(identity!.buffer, identity!.byteOffset, identity!.byteLength).toString();
         let served: Promise<void> | null = null;
-        for (const frames of this.split(received)) served = this.limiter.run(() => this.serve(identity!, frames));
+        for (const frames of this.split(received)) served = this.limiter.run(() => this.serve(identity!, name, frames));
         if (idle && served) await Promise.race([served, endOfTurn()]);
       }
     } catch (e) {
@@ -227,9 +228,9 @@ export class Agent {
     }
   }
 
-  private async serve(identity: Uint8Array, frames: Uint8Array[]): Promise<void> {
+  /** Serves one request from the worker whose DEALER identity is `identity` (its `name`). */
+  private async serve(identity: Uint8Array, name: string, frames: Uint8Array[]): Promise<void> {
     this.stats.received(frames);
-    const name = Buffer.from(identity).toString();
     if (!this.byName.has(name)) await this.connected;
     const from = this.byName.get(name);
     let id: number | undefined;
@@ -304,7 +305,8 @@ export class Agent {
 
 /** A frame above the peer's ZMQ_MAXMSGSIZE would only make ZeroMQ drop the connection: refuse it here. */
 function checkSize(frames: readonly Uint8Array[], peer: Peer, what: string): void {
-  const largest = Math.max(...frames.map((f) => f.byteLength));
+  let largest = 0;
+  for (const f of frames) largest = Math.max(largest, f.byteLength);
   if (largest > peer.maxMessageBytes) {
     throw new RpcError('MESSAGE_TOO_LARGE', `${what} frame of ${largest} bytes exceeds the limit of ${peer.info} (maxMessageBytes ${peer.maxMessageBytes})`);
   }

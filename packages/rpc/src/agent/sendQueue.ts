@@ -17,12 +17,14 @@ export class SendQueue {
   private tail: Promise<void> = Promise.resolve();
   /** batches not yet handed to ZeroMQ, by destination (a ROUTER's identity; '' for a DEALER) */
   private readonly open = new Map<string, OpenBatch>();
+  private lastIdentity: Uint8Array | undefined;
+  private lastKey = '';
 
   constructor(private readonly socket: Router | Dealer) {}
 
   /** Queues one message (its frames) for `identity` (ROUTER sockets) or the connected peer. */
   send(frames: Uint8Array[], identity?: Uint8Array): Promise<void> {
-    const key = identity === undefined ? '' : Buffer.from(identity.buffer, identity.byteOffset, identity.byteLength).toString('latin1');
+    const key = this.keyOf(identity);
     if (frames.length !== 1) {
       this.open.delete(key);
       return this.enqueue(identity === undefined ? frames : [identity, ...frames]);
@@ -40,6 +42,16 @@ export class SendQueue {
       return identity === undefined ? parts : [identity, ...parts];
     });
     return fresh.sent;
+  }
+
+  /** The batch key of a destination; the answers to one received batch share their identity object. */
+  private keyOf(identity: Uint8Array | undefined): string {
+    if (identity === undefined) return '';
+    if (identity !== this.lastIdentity) {
+      this.lastIdentity = identity;
+      this.lastKey = Buffer.from(identity.buffer, identity.byteOffset, identity.byteLength).toString('latin1');
+    }
+    return this.lastKey;
   }
 
   /** Resolves once everything queued so far has been handed to ZeroMQ. */
