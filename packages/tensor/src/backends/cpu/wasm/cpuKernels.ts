@@ -70,8 +70,7 @@ export function activeWasm(): WasmRuntime | null {
 /** Runs wasm tasks at once on the pool (the first on this thread); at most getNumThreads() of them. */
 export function runParallel(runtime: WasmRuntime, tasks: readonly WasmTask[]): void {
   if (tasks.length === 1) {
-    const [task] = tasks;
-    (runtime.kernels[task!.kernel] as (...a: number[]) => void)(...task!.args);
+    runtime.call(tasks[0]!);
     return;
   }
   // a pool is kept when the thread count shrinks (its extra workers just sleep) and replaced when it grows

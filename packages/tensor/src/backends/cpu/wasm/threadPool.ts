@@ -112,8 +112,7 @@ export class ThreadPool {
     for (let i = 1; i < tasks.length; i++) this.workers[i - 1]!.post(tasks[i]!);
     let error: unknown = null;
     try {
-      const first = tasks[0]!;
-      (this.runtime.kernels[first.kernel] as (...a: number[]) => void)(...first.args);
+      this.runtime.call(tasks[0]!);
     } catch (e) {
       error = e;
     }

@@ -41,7 +41,7 @@ export function wasmSum(data: TypedArray, base: number, O: number, R: number, I:
     return { kernel: 'sumF32', args: [x + 4 * s * R * I, e - s, R, I, result + 4 * s * I, acc] };
   });
   runParallel(runtime, tasks);
-  (out as Float32Array).set(runtime.heapF32().subarray(result >> 2, (result >> 2) + O * I));
+  runtime.read(result, (out as Float32Array).subarray(0, O * I));
   return true;
 }
 
@@ -59,6 +59,6 @@ export function wasmSoftmaxRows(data: TypedArray, base: number, O: number, R: nu
     runtime,
     rows.map(([s, e]): WasmTask => ({ kernel: 'softmaxF32', args: [x + 4 * s * R, result + 4 * s * R, e - s, R, log ? 1 : 0] })),
   );
-  (out as Float32Array).set(runtime.heapF32().subarray(result >> 2, (result >> 2) + n));
+  runtime.read(result, (out as Float32Array).subarray(0, n));
   return true;
 }

@@ -83,11 +83,21 @@ export class WasmRuntime {
     return ptr;
   }
 
+  /** Copies the floats at byte offset `ptr` into all of `dst`. */
+  read(ptr: number, dst: Float32Array): void {
+    dst.set(this.heapF32().subarray(ptr >> 2, (ptr >> 2) + dst.length));
+  }
+
   /** A new contiguous float32 tensor holding the floats at byte offset `ptr`. */
   unstage(ptr: number, shape: readonly number[]): Tensor {
     const out = uninitializedF32(shape);
-    (out.storage.data as Float32Array).set(this.heapF32().subarray(ptr >> 2, (ptr >> 2) + out.numel));
+    this.read(ptr, out.storage.data as Float32Array);
     return out;
+  }
+
+  /** Runs one wasm kernel call on this thread. */
+  call(task: { kernel: WasmKernelName; args: readonly number[] }): void {
+    (this.kernels[task.kernel] as (...a: number[]) => void)(...task.args);
   }
 }
 

@@ -1,19 +1,13 @@
 import { expect } from 'vitest';
+import { expectClose as expectValuesClose } from '../../../__tests__/close.js';
 import * as ops from '../../../index.js';
 import { randn, tensor, type Tensor } from '../../../index.js';
 
-/** float32 values of a tensor from either device. */
-const values = (t: Tensor): number[] => Array.from(t.toTypedArray());
-
+/** Same shape and dtype, and values within float32 tolerances (NaN and infinities exact), from either device. */
 export function expectClose(got: Tensor, want: Tensor, rtol = 2e-5, atol = 2e-5): void {
   expect(got.shape).toEqual(want.shape);
   expect(got.dtype).toBe(want.dtype);
-  const g = values(got);
-  const w = values(want);
-  for (let i = 0; i < w.length; i++) {
-    if (Number.isNaN(w[i]!)) expect(g[i]).toBeNaN();
-    else if (!(g[i] === w[i] || Math.abs(g[i]! - w[i]!) <= atol + rtol * Math.abs(w[i]!))) expect.fail(`element ${i}: ${g[i]} vs ${w[i]}`);
-  }
+  expectValuesClose(got.toTypedArray(), want.toTypedArray(), rtol, atol);
 }
 
 // Each case builds its inputs on a device from the same cpu values and returns what to compare.
