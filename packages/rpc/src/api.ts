@@ -28,6 +28,8 @@ export interface BackendOptions {
   listenAddress?: string;
   /** largest frame accepted, in bytes: a peer refuses to send a bigger one; ZeroMQ drops a connection that does */
   maxMessageBytes?: number;
+  /** small messages to one peer leave batched in one ZeroMQ message (default true; Note [Batched messages]) */
+  batchMessages?: boolean;
   /** ZeroMQ heartbeat interval, in ms (a peer silent for 3 intervals is dead) */
   heartbeatMs?: number;
   curve?: CurveKeys & { serverKeys?: Record<string, string> };
@@ -41,7 +43,7 @@ export interface InitOptions {
   backendOptions?: BackendOptions;
 }
 
-const KNOWN_OPTIONS = new Set(['initMethod', 'rpcTimeout', 'numWorkerThreads', 'deviceMaps', 'devices', 'listenAddress', 'maxMessageBytes', 'heartbeatMs', 'curve', 'onProtocolError']);
+const KNOWN_OPTIONS = new Set(['initMethod', 'rpcTimeout', 'numWorkerThreads', 'deviceMaps', 'devices', 'listenAddress', 'maxMessageBytes', 'heartbeatMs', 'batchMessages', 'curve', 'onProtocolError']);
 
 function checkOptions(name: string, opts: InitOptions): Required<Pick<BackendOptions, 'rpcTimeout' | 'numWorkerThreads'>> {
   const nameError = validateWorkerName(name);
@@ -72,6 +74,7 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
   const agent = new Agent({
     self,
     numWorkerThreads,
+    batchMessages: b.batchMessages ?? true,
     maxMessageBytes,
     heartbeatMs: b.heartbeatMs ?? 1000,
     curve: b.curve ? { publicKey: b.curve.publicKey, secretKey: b.curve.secretKey } : null,
@@ -150,6 +153,7 @@ export function remote<T = unknown>(to: To, fn: unknown, args: unknown[] = [], o
       const entry = rrefContext().ownerEntry(rrefId);
       if (!entry.value.done()) entry.value.setError(e);
     });
+    rref.setCreation(done);
     return rref;
   }
   const rrefId = newGid(self.id);

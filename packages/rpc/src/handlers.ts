@@ -3,6 +3,7 @@ import { RpcError } from './errors.js';
 import { MessageType } from './messages/messageType.js';
 import { lookupFunction } from './registry.js';
 import { gidKey, type GloballyUniqueId } from './rref/globallyUniqueId.js';
+import { pendingOwnerValues } from './rref/ownerValues.js';
 import { rrefContext } from './rref/rrefContext.js';
 import type { WorkerInfo } from './agent/workerInfo.js';
 
@@ -11,12 +12,17 @@ interface CallPayload {
   args: unknown[];
 }
 
-/** Runs a registered function (awaiting a returned Promise: PyTorch's async_execution). */
+/**
+ * Runs a registered function (awaiting a returned Promise: PyTorch's async_execution), once
+ * the owner RRefs among its arguments have their values (Note [Owner RRef arguments wait for their value]).
+ */
 export async function runFunction(payload: unknown, self: WorkerInfo): Promise<unknown> {
   const { fn, args } = (payload ?? {}) as Partial<CallPayload>;
   if (typeof fn !== 'string' || !Array.isArray(args)) throw new RpcError('PROTOCOL', 'a call needs {fn: string, args: array}');
   const f = lookupFunction(fn);
   if (!f) throw new RpcError('UNKNOWN_FUNCTION', `function '${fn}' is not registered on ${self}; register(name, fn) it on every worker`);
+  const pending = pendingOwnerValues(args);
+  if (pending) await pending;
   return await (f as (...a: unknown[]) => unknown)(...args);
 }
 

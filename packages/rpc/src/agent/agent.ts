@@ -86,7 +86,7 @@ export class Agent {
       mandatory: false,
       ...(opts.curve ? { curveServer: true, curvePublicKey: opts.curve.publicKey, curveSecretKey: opts.curve.secretKey, zapDomain: 'wiregrad' } : {}),
     });
-    this.routerQueue = new SendQueue(this.router);
+    this.routerQueue = new SendQueue(this.router, opts.batchMessages);
     this.limiter = new Limiter(opts.numWorkerThreads);
   }
 
@@ -124,7 +124,7 @@ export class Agent {
           : {}),
       });
       dealer.connect(p.address);
-      const peer: Peer = { info: p.info, dealer, queue: new SendQueue(dealer), outMap: p.outMap, inMap: p.inMap, maxMessageBytes: p.maxMessageBytes, down: false };
+      const peer: Peer = { info: p.info, dealer, queue: new SendQueue(dealer, this.opts.batchMessages), outMap: p.outMap, inMap: p.inMap, maxMessageBytes: p.maxMessageBytes, down: false };
       this.peers.set(p.info.name, peer);
       this.byName.set(p.info.name, p.info);
       this.byId.set(p.info.id, p.info);

@@ -13,6 +13,8 @@ export interface CurveKeys {
 export interface AgentOptions {
   self: WorkerInfo;
   numWorkerThreads: number;
+  /** single-frame messages to one destination queued in the same turn share a ZeroMQ message (Note [Batched messages]) */
+  batchMessages: boolean;
   maxMessageBytes: number;
   heartbeatMs: number;
   curve: CurveKeys | null;

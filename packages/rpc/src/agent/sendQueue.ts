@@ -20,12 +20,16 @@ export class SendQueue {
   private lastIdentity: Uint8Array | undefined;
   private lastKey = '';
 
-  constructor(private readonly socket: Router | Dealer) {}
+  /** `batch` false sends every message as its own ZeroMQ message (backendOptions.batchMessages) */
+  constructor(
+    private readonly socket: Router | Dealer,
+    private readonly batch = true,
+  ) {}
 
   /** Queues one message (its frames) for `identity` (ROUTER sockets) or the connected peer. */
   send(frames: Uint8Array[], identity?: Uint8Array): Promise<void> {
     const key = this.keyOf(identity);
-    if (frames.length !== 1) {
+    if (frames.length !== 1 || !this.batch) {
       this.open.delete(key);
       return this.enqueue(identity === undefined ? frames : [identity, ...frames]);
     }

@@ -161,6 +161,9 @@ export class RRef<T = unknown> {
     }
     const entry = rrefContext().owners.get(gidKey(this.rrefId));
     if (!entry) throw new RpcError('RREF', `${this} was deleted on its owner`);
+    if (!entry.value.done()) {
+      throw new RpcError('RREF', `the value of ${this} is still being created: await rref.getFuture() or rref.toHere() first (a function that receives the RRef as an argument waits for it)`);
+    }
     return entry.value.value() as T;
   }
 
