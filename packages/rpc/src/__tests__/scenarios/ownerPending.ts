@@ -1,4 +1,4 @@
-import { RRef, initRpc, register, remote, rpcSync, shutdown } from '@wiregrad/rpc';
+import { type RRef, initRpc, register, remote, rpcSync, shutdown } from '@wiregrad/rpc';
 import type { ScenarioContext } from '../worker.js';
 import { errorOf, sleep } from './util.js';
 
