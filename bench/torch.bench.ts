@@ -1,0 +1,94 @@
+// wiregrad's cpu device vs PyTorch on this machine (issue: the cpu device at the machine's limit).
+// PyTorch runs in a child process (bench/torchPeer.py), timed one call at a time in turns with ours.
+import { getNumThreads, randn, setNumThreads, tensor, type Tensor } from '@wiregrad/autograd';
+import { Linear, ReLU, Sequential, crossEntropy } from '@wiregrad/autograd/nn';
+import { SGD } from '@wiregrad/autograd/optim';
+import { tfjs } from './peers.js';
+import { compare, interleavedMediansAsync, printRows, type Row } from './report.js';
+import { TorchPeer } from './torchPeer.js';
+
+const N_ELEM = 1 << 20;
+const CHAIN = 1000;
+
+function oursChain(x: Tensor): void {
+  let y = x;
+  for (let i = 0; i < CHAIN; i++) y = i % 2 === 0 ? y.mul(1.0001) : y.add(0.5);
+  y.backward();
+}
+
+function oursMlp(): () => void {
+  const model = new Sequential(new Linear(784, 256), new ReLU(), new Linear(256, 10));
+  const opt = new SGD(model.parameters(), { lr: 0.01 });
+  const xs = randn([64, 784]);
+  const ys = tensor(Int32Array.from({ length: 64 }, (_, i) => i % 10));
+  return () => {
+    opt.zeroGrad();
+    crossEntropy(model.forward(xs), ys).backward();
+    opt.step();
+  };
+}
+
+const gflops = (n: number, ms: number) => (2 * n ** 3) / ms / 1e6;
+
+export async function run(): Promise<Row[] | void> {
+  const peer = await TorchPeer.start();
+  if (!(peer instanceof TorchPeer)) {
+    console.log(`\n## pytorch\nskipped: no python here imports torch (${peer.skipped})`);
+    return;
+  }
+  const threads = getNumThreads();
+  const rows: Row[] = [];
+  try {
+    for (const n of [512, 1024] as const) {
+      const a = randn([n, n]);
+      const b = randn([n, n]);
+      const ours = (t: number) => () => {
+        setNumThreads(t);
+        a.matmul(b);
+      };
+      const m = await interleavedMediansAsync(
+        { one: ours(1), torchOne: () => peer.time(`matmul${n}`, 1), pool: ours(threads), torchPool: () => peer.time(`matmul${n}`, threads) },
+        n === 1024 ? 9 : 25,
+      );
+      setNumThreads(threads);
+      for (const [label, t, mine, theirs] of [['1 thread', 1, m.one!, m.torchOne!], [`${threads} threads`, threads, m.pool!, m.torchPool!]] as const) {
+        const row = compare(`matmul ${n} f32, ${label}`, ['wiregrad', mine], [`torch ${peer.version}`, theirs], t === 1 ? 0 : 0.5);
+        row.ours += ` (${gflops(n, mine).toFixed(0)} GFLOP/s)`;
+        row.peer += ` (${gflops(n, theirs).toFixed(0)} GFLOP/s)`;
+        rows.push(row);
+      }
+    }
+
+    const tfw = await tfjs('wasm');
+    const x = randn([N_ELEM]);
+    const y = randn([N_ELEM]);
+    const tx = tfw.randomNormal([N_ELEM]);
+    const ty = tfw.randomNormal([N_ELEM]);
+    const tfAdd = (): void => {
+      const c = tfw.add(tx, ty);
+      c.dataSync();
+      c.dispose();
+    };
+    const m = await interleavedMediansAsync(
+      { add: () => x.add(y), torchAdd: () => peer.time('add', threads), tfAdd, exp: () => x.exp(), torchExp: () => peer.time('exp', threads) },
+      41,
+      5,
+    );
+    rows.push(compare('add 1M f32', ['wiregrad', m.add!], [`torch ${peer.version}`, m.torchAdd!], 0.5));
+    rows.push(compare('add 1M f32', ['wiregrad', m.add!], ['tfjs-wasm', m.tfAdd!], 1 / 1.5));
+    rows.push(compare('exp 1M f32', ['wiregrad', m.exp!], [`torch ${peer.version}`, m.torchExp!], 0.5));
+
+    const leaf = tensor(1.5, { requiresGrad: true });
+    const net = oursMlp();
+    const g = await interleavedMediansAsync({ chain: () => oursChain(leaf), torchChain: () => peer.time('chain', threads), mlp: net, torchMlp: () => peer.time('mlp', threads) }, 41, 5);
+    rows.push(compare(`fwd+bwd per node, ${CHAIN}-op scalar chain`, ['wiregrad', g.chain! / CHAIN], [`torch ${peer.version}`, g.torchChain! / CHAIN], 1 / 1.5));
+    rows.push(compare('MLP 784-256-10 SGD step, batch 64', ['wiregrad', g.mlp!], [`torch ${peer.version}`, g.torchMlp!], 0.5));
+  } finally {
+    setNumThreads(threads);
+    peer.close();
+  }
+  printRows(`pytorch (${peer.python}, torch ${peer.version}; ${threads} threads each unless said)`, rows);
+  return rows;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();

@@ -1,0 +1,73 @@
+# PyTorch as a benchmark peer of `pnpm bench` (bench/torchPeer.ts starts it).
+#
+# Protocol, one line each way: the bench writes `<case> <threads>`; this script runs the
+# case once (its setup is made on first use and kept) and answers the milliseconds that
+# one call took, timed here with perf_counter so the pipe's latency is not counted, or
+# `error <message>`. `ready <torch version>` is the first line written. The bench calls us
+# between its own calls, so both run in turns on the same machine (see interleavedMedians).
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+
+CHAIN = 1000
+N_ELEM = 1 << 20
+
+state = {}
+
+
+def setup(case):
+    if case.startswith('matmul'):
+        n = int(case[len('matmul'):])
+        a, b = torch.randn(n, n), torch.randn(n, n)
+        return lambda: a @ b
+    if case == 'add':
+        x, y = torch.randn(N_ELEM), torch.randn(N_ELEM)
+        return lambda: x + y
+    if case == 'exp':
+        x = torch.randn(N_ELEM)
+        return lambda: torch.exp(x)
+    if case == 'chain':
+        x = torch.tensor(1.5, requires_grad=True)
+
+        def chain():
+            y = x
+            for i in range(CHAIN):
+                y = y * 1.0001 if i % 2 == 0 else y + 0.5
+            y.backward()
+
+        return chain
+    if case == 'mlp':
+        model = torch.nn.Sequential(torch.nn.Linear(784, 256), torch.nn.ReLU(), torch.nn.Linear(256, 10))
+        opt = torch.optim.SGD(model.parameters(), lr=0.01)
+        xs = torch.randn(64, 784)
+        ys = torch.arange(64) % 10
+
+        def step():
+            opt.zero_grad()
+            F.cross_entropy(model(xs), ys).backward()
+            opt.step()
+
+        return step
+    raise ValueError(f'unknown case {case}')
+
+
+def main():
+    print(f'ready {torch.__version__}', flush=True)
+    for line in sys.stdin:
+        try:
+            case, threads = line.split()
+            torch.set_num_threads(int(threads))
+            fn = state.get(case)
+            if fn is None:
+                fn = state[case] = setup(case)
+            start = time.perf_counter()
+            fn()
+            ms = (time.perf_counter() - start) * 1e3
+            print(f'{ms:.6f}', flush=True)
+        except Exception as e:  # answered, so the bench reports it instead of hanging
+            print(f'error {type(e).__name__}: {e}'.replace('\n', ' '), flush=True)
+
+
+main()
