@@ -26,25 +26,6 @@ out['mlp'] = {
     'lossSum': F.cross_entropy(F.linear(F.relu(F.linear(x, w1, b1)), w2, b2), target, reduction='sum').item(),
 }
 
-# Optimizers: three steps on loss = sum(c * p^2).
-c = torch.tensor([1.0, -2.0, 0.5])
-def steps(make):
-    p = torch.tensor([1.0, 2.0, -3.0], requires_grad=True)
-    opt = make([p])
-    trace = []
-    for _ in range(3):
-        opt.zero_grad()
-        (c * p * p).sum().backward()
-        opt.step()
-        trace.append(p.detach().tolist())
-    return trace
-out['optim'] = {
-    'c': c.tolist(), 'p0': [1.0, 2.0, -3.0],
-    'sgdMomentumDampening': steps(lambda ps: torch.optim.SGD(ps, lr=0.1, momentum=0.9, dampening=0.1, weight_decay=0.01)),
-    'sgdNesterov': steps(lambda ps: torch.optim.SGD(ps, lr=0.1, momentum=0.9, nesterov=True)),
-    'adam': steps(lambda ps: torch.optim.Adam(ps, lr=0.1, betas=(0.8, 0.9), eps=1e-8, weight_decay=0.1)),
-}
-
 # Gradients at chosen points (ties, zeros, boundaries) and a second derivative.
 def g(f, *vals):
     ts = [torch.tensor(v, requires_grad=True) for v in vals]

@@ -1,5 +1,4 @@
-import type { Tensor } from '@wiregrad/tensor';
-import { noGrad } from '../gradMode.js';
+import { type Tensor, noGrad } from '@wiregrad/autograd';
 
 /** PyTorch's Optimizer: parameters, zeroGrad (to null, PyTorch's default) and a step under noGrad. */
 export abstract class Optimizer {

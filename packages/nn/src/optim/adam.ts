@@ -1,4 +1,4 @@
-import { type Tensor, TensorError, zerosLike } from '@wiregrad/tensor';
+import { type Tensor, TensorError, zerosLike } from '@wiregrad/autograd';
 import { Optimizer } from './optimizer.js';
 
 export interface AdamOptions {

@@ -1,11 +1,10 @@
-import { type DType, type DeviceLike, type Tensor, matmul, rand, relu } from '@wiregrad/tensor';
+import { type DType, type DeviceLike, type Tensor, matmul, noGrad, rand, relu } from '@wiregrad/autograd';
 
 /** PyTorch's factory kwargs of a layer's parameters. */
 export interface FactoryOptions {
   dtype?: DType;
   device?: DeviceLike;
 }
-import { noGrad } from '../gradMode.js';
 import { Module } from './module.js';
 
 function uniformParam(shape: number[], bound: number, opts: FactoryOptions): Tensor {

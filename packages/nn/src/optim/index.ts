@@ -1,4 +1,5 @@
-import '../install.js';
+// Importing @wiregrad/nn/optim plugs the autograd engine into @wiregrad/tensor, as importing @wiregrad/autograd does.
+import '@wiregrad/autograd';
 
 export { Optimizer } from './optimizer.js';
 export { SGD } from './sgd.js';

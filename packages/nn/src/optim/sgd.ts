@@ -1,4 +1,4 @@
-import { type Tensor, TensorError, clone } from '@wiregrad/tensor';
+import { type Tensor, TensorError, clone } from '@wiregrad/autograd';
 import { Optimizer } from './optimizer.js';
 
 export interface SGDOptions {

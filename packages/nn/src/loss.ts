@@ -1,4 +1,4 @@
-import { type Tensor, TensorError, gather, logSoftmax, mean, sub, sum, unsqueeze } from '@wiregrad/tensor';
+import { type Tensor, TensorError, gather, logSoftmax, mean, sub, sum, unsqueeze } from '@wiregrad/autograd';
 
 export type Reduction = 'mean' | 'sum' | 'none';
 

@@ -1,4 +1,4 @@
-import type { Tensor } from '@wiregrad/tensor';
+import type { Tensor } from '@wiregrad/autograd';
 
 /**
  * PyTorch's nn.Module: parameters (leaf tensors that require grad) and submodules are found

@@ -1,4 +1,5 @@
-import '../install.js';
+// Importing @wiregrad/nn plugs the autograd engine into @wiregrad/tensor, as importing @wiregrad/autograd does.
+import '@wiregrad/autograd';
 
 export { Module } from './module.js';
 export { Linear, ReLU, Sequential } from './layers.js';

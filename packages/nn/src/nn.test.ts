@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { manualSeed, tensor, randn } from '../index.js';
+import { manualSeed, tensor, randn } from '@wiregrad/autograd';
 import { Linear, ReLU, Sequential, crossEntropy, mseLoss } from './index.js';
-import { Adam, SGD } from '../optim/index.js';
+import { Adam, SGD } from './optim/index.js';
 
 describe('nn', () => {
   it('Linear has PyTorch shapes and init bounds', () => {

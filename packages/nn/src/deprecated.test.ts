@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { randn } from '@wiregrad/autograd';
+import * as oldNn from '@wiregrad/autograd/nn';
+import * as oldOptim from '@wiregrad/autograd/optim';
+import * as nn from './index.js';
+import * as optim from './optim/index.js';
+
+// Note [Deprecated nn and optim paths] (packages/autograd/README.md): the old subpaths
+// re-export this package's own objects, so code mixing old and new imports shares one class.
+describe('@wiregrad/autograd/nn and /optim (deprecated for one release)', () => {
+  it('re-export the very objects of @wiregrad/nn, not copies', () => {
+    expect(oldNn.Module).toBe(nn.Module);
+    expect(oldNn.Linear).toBe(nn.Linear);
+    expect(oldNn.ReLU).toBe(nn.ReLU);
+    expect(oldNn.Sequential).toBe(nn.Sequential);
+    expect(oldNn.mseLoss).toBe(nn.mseLoss);
+    expect(oldNn.crossEntropy).toBe(nn.crossEntropy);
+    expect(oldOptim.Optimizer).toBe(optim.Optimizer);
+    expect(oldOptim.SGD).toBe(optim.SGD);
+    expect(oldOptim.Adam).toBe(optim.Adam);
+  });
+
+  it('keep exactly the 0.1 surface', () => {
+    expect(Object.keys(oldNn).sort()).toEqual(['Linear', 'Module', 'ReLU', 'Sequential', 'crossEntropy', 'mseLoss']);
+    expect(Object.keys(oldOptim).sort()).toEqual(['Adam', 'Optimizer', 'SGD']);
+  });
+
+  it('a model built from the old path trains with an optimizer from the new one', () => {
+    const model = new oldNn.Sequential(new oldNn.Linear(2, 2), new nn.ReLU());
+    expect(model).toBeInstanceOf(nn.Module);
+    const opt = new optim.SGD(model.parameters(), { lr: 0.1 });
+    const before = model.parameters()[0]!.detach().clone();
+    model.forward(randn([3, 2])).sum().backward();
+    opt.step();
+    expect(model.parameters()[0]!.sub(before).abs().sum().item()).toBeGreaterThan(0);
+  });
+});
