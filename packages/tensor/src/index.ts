@@ -4,7 +4,9 @@ import './backends/gpu/index.js';
 import './methods/math.js';
 import './methods/structure.js';
 
-export { Tensor, installAutogradMethods } from './tensor.js';
+export { Tensor, installAutogradMethods, keep, setTensorScope } from './tensor.js';
+export { tidy, dispose } from './scope.js';
+export { emptyCache, setCacheLimit, getCacheLimit } from './allocator.js';
 export type { NestedArray, GradNode, BackwardOptions, RemovableHandle, AutogradTensorMethods } from './tensor.js';
 export { TensorError } from './errors.js';
 export type { TensorErrorCode } from './errors.js';

@@ -4,7 +4,7 @@ import { runKernel1 } from './dispatch.js';
 import { TensorError } from './errors.js';
 import * as K from './kernelNames.js';
 import type { NestedArray, Tensor } from './tensor.js';
-import { contiguousCopy } from './backends/cpu/kernels/copy.js';
+import { copyToArray } from './backends/cpu/kernels/copy.js';
 
 /** `t` itself on cpu, else its copy there through the ToDevice kernel. */
 function onCpu(t: Tensor): Tensor {
@@ -12,11 +12,11 @@ function onCpu(t: Tensor): Tensor {
   return t.device === CPU ? t : runKernel1(K.ToDevice, [t], { device: CPU });
 }
 
-/** A contiguous copy of the values: Float32Array, Float64Array, Int32Array, or Uint8Array (0/1) for bool. */
+/** A contiguous copy of the values: Float32Array, Float64Array, Int32Array, or Uint8Array (0/1) for bool; it aliases no storage. */
 export function toTypedArray(t: Tensor): TypedArray {
   const x = onCpu(t);
   if (x.isContiguous()) return x.storage.data.slice(x.offset, x.offset + x.numel);
-  return contiguousCopy(x).storage.data;
+  return copyToArray(x);
 }
 
 /** The value of a one-element tensor (bool as 0/1). */

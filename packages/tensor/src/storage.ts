@@ -1,5 +1,6 @@
-import type { Device } from './device.js';
-import { bytesPerElement, type DType, type TypedArray } from './dtype.js';
+import { MIN_CACHED_BYTES, cacheStats, giveBackBuffer, takeBuffer } from './allocator.js';
+import { CPU, type Device } from './device.js';
+import { bytesPerElement, type DType, type TypedArray, typedArrayFor } from './dtype.js';
 import { TensorError } from './errors.js';
 
 /**
@@ -9,17 +10,31 @@ import { TensorError } from './errors.js';
  * saved tensor had against the current one (PyTorch's VariableVersion lives on the
  * storage's impl in the same way). On cpu `data` holds the typed array; other devices
  * keep their buffer in `handle` and leave `data` null.
+ *
+ * Note [Releasing storages]
+ * JS cannot count references, so a storage counts *holds* instead: every Tensor over it
+ * (the first one and each view) holds it from its creation until its dispose(), and so do
+ * autograd's saved tensors (retain/release) and anything else that must keep the memory
+ * past its owner's dispose() (a pending send). When the last hold is released the storage
+ * is freed: its cpu buffer goes back to the cache (Note [Caching allocator]) or its device
+ * buffer is deleted, and every later access throws DISPOSED. A disposed tensor whose
+ * storage is still held elsewhere (a view of it, a saved tensor) keeps reading the live
+ * memory, as in PyTorch, so no held storage is ever reused under a reader. A storage
+ * dropped without its holds released is collected by the GC as before (never cached).
  */
 export class Storage {
   version = 0;
   private disposedFlag = false;
   private readonly tracked: boolean;
+  private holdCount = 0;
+  /** true when `cpuData`'s buffer came from the caching allocator and may go back to it */
+  private cached = false;
 
   constructor(
     readonly device: Device,
     readonly dtype: DType,
     readonly length: number,
-    private readonly cpuData: TypedArray | null,
+    private cpuData: TypedArray | null,
     public handle: unknown = null,
   ) {
     finalizers.get(device.type)?.register(this, handle, this);
@@ -28,6 +43,19 @@ export class Storage {
       track(this, +1);
       liveRegistry.register(this, { gpu: device.type !== 'cpu', bytes: this.byteLength }, this);
     }
+  }
+
+  /**
+   * A cpu storage of `length` elements from the caching allocator: zero-filled, or with
+   * whatever a reused buffer held when `zeroed` is false (for kernels that write every element).
+   */
+  static allocate(dtype: DType, length: number, zeroed = true): Storage {
+    const bytes = length * bytesPerElement(dtype);
+    if (bytes < MIN_CACHED_BYTES) return new Storage(CPU, dtype, length, typedArrayFor(dtype, length));
+    const data = typedArrayOver(dtype, takeBuffer(bytes, zeroed), length);
+    const s = new Storage(CPU, dtype, length, data);
+    s.cached = true;
+    return s;
   }
 
   get byteLength(): number {
@@ -47,11 +75,26 @@ export class Storage {
     return this.disposedFlag;
   }
 
+  /** Tensors, saved tensors and other holders keeping this storage alive (Note [Releasing storages]). */
+  get holds(): number {
+    return this.holdCount;
+  }
+
   assertAlive(): void {
     if (this.disposedFlag) throw new TensorError('DISPOSED', 'Tensor storage was disposed; it cannot be used any more');
   }
 
-  /** Frees the memory now. Device backends hook in through `onDispose`. */
+  /** One more holder: the storage stays alive until it calls release(). */
+  retain(): void {
+    this.holdCount++;
+  }
+
+  /** One holder fewer; the last one frees the storage. */
+  release(): void {
+    if (--this.holdCount <= 0) this.dispose();
+  }
+
+  /** Frees the memory now, whoever still holds it (tensors over it throw DISPOSED from then on). */
   dispose(): void {
     if (this.disposedFlag) return;
     this.disposedFlag = true;
@@ -62,7 +105,16 @@ export class Storage {
     }
     disposeHooks.get(this.device.type)?.(this.handle);
     this.handle = null;
+    const data = this.cpuData;
+    this.cpuData = null;
+    if (this.cached && data !== null) giveBackBuffer(data.buffer as ArrayBuffer);
   }
+}
+
+const CTORS = { float32: Float32Array, float64: Float64Array, int32: Int32Array, bool: Uint8Array } as const;
+
+function typedArrayOver(dtype: DType, buf: ArrayBuffer, length: number): TypedArray {
+  return new CTORS[dtype](buf, 0, length);
 }
 
 type DisposeHook = (handle: unknown) => void;
@@ -99,12 +151,20 @@ function track(s: Storage, sign: 1 | -1): void {
 const liveRegistry = new FinalizationRegistry<{ gpu: boolean; bytes: number }>(({ gpu, bytes }) => account(gpu, bytes, -1));
 
 export interface MemoryInfo {
+  /** bytes of live cpu storages (PyTorch's memory_allocated) */
   cpuBytes: number;
   gpuBytes: number;
+  /** live storages */
   tensors: number;
+  /** bytes the cpu caching allocator keeps for reuse, besides cpuBytes (reserved = cpuBytes + cpuCachedBytes) */
+  cpuCachedBytes: number;
+  /** cpu allocations served from the cache, and with fresh memory, since the process started */
+  cpuCacheHits: number;
+  cpuCacheMisses: number;
 }
 
-/** Live storages (not views: views share one) and their bytes per kind of device; cpu storages under 1 KiB are not counted. */
+/** Live storages (not views: views share one) and their bytes per kind of device, and the cpu cache; cpu storages under 1 KiB are not counted. */
 export function memory(): MemoryInfo {
-  return { ...live };
+  const c = cacheStats();
+  return { ...live, cpuCachedBytes: c.cachedBytes, cpuCacheHits: c.hits, cpuCacheMisses: c.misses };
 }

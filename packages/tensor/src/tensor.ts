@@ -1,5 +1,5 @@
 import { CPU, type Device } from './device.js';
-import { type DType, type TypedArray, isFloatingPoint, typedArrayFor } from './dtype.js';
+import { type DType, type TypedArray, isFloatingPoint } from './dtype.js';
 import { TensorError } from './errors.js';
 import { contiguousStrides, numelOf } from './shape.js';
 import { Storage } from './storage.js';
@@ -43,6 +43,29 @@ export interface AutogradTensorMethods {
   resolveGradFn?(t: Tensor, stored: GradNode | null): GradNode | null;
 }
 
+/** The innermost tidy() scope (or autograd's, Note [Gradients the engine owns]): tensors created while it is open. */
+let scope: Tensor[] | null = null;
+
+/** Sets the list every new Tensor is pushed to (null: none); returns the previous one. See scope.ts. */
+export function setTensorScope(next: Tensor[] | null): Tensor[] | null {
+  const prev = scope;
+  scope = next;
+  return prev;
+}
+
+/** Tensors no tidy() may dispose: keep()'s, and every tensor assigned to some `.grad`. */
+const kept = new WeakSet<Tensor>();
+
+/** Marks `t` so that no enclosing tidy() disposes it (tfjs's keep); returns it. Its own dispose() still releases it. */
+export function keep<T extends Tensor>(t: T): T {
+  kept.add(t);
+  return t;
+}
+
+export function isKept(t: Tensor): boolean {
+  return kept.has(t);
+}
+
 let autogradMethods: AutogradTensorMethods | null = null;
 export function installAutogradMethods(m: AutogradTensorMethods): void {
   autogradMethods = m;
@@ -67,6 +90,7 @@ export class Tensor {
   private gradFnSlot: GradNode | null = null;
   private gradSlot: Tensor | null = null;
   private leafRequiresGrad = false;
+  private released = false;
 
   constructor(
     readonly storage: Storage,
@@ -78,6 +102,8 @@ export class Tensor {
     this.strides = Object.freeze([...strides]);
     this.offset = offset;
     this.numel = numelOf(shape);
+    storage.retain();
+    if (scope !== null) scope.push(this);
   }
 
   /** A fresh contiguous tensor over `data` (no copy). */
@@ -86,9 +112,17 @@ export class Tensor {
     return new Tensor(new Storage(CPU, dtype, data.length, data), shape);
   }
 
+  /** A fresh zero-filled contiguous cpu tensor (its memory from the caching allocator). */
   static empty(shape: readonly number[], dtype: DType): Tensor {
-    const n = numelOf(shape);
-    return new Tensor(new Storage(CPU, dtype, n, typedArrayFor(dtype, n)), shape);
+    return new Tensor(Storage.allocate(dtype, numelOf(shape), true), shape);
+  }
+
+  /**
+   * A fresh contiguous cpu tensor whose elements are whatever its reused memory held: the
+   * one allocation function for kernels that write every element of their output.
+   */
+  static uninitialized(shape: readonly number[], dtype: DType): Tensor {
+    return new Tensor(Storage.allocate(dtype, numelOf(shape), false), shape);
   }
 
   get dtype(): DType {
@@ -109,6 +143,8 @@ export class Tensor {
     return this.gradSlot;
   }
   set grad(g: Tensor | null) {
+    // a gradient lives as long as its tensor, not as long as the tidy() that computed it
+    if (g !== null) kept.add(g);
     this.gradSlot = g;
   }
 
@@ -153,9 +189,25 @@ export class Tensor {
     return true;
   }
 
-  /** Frees the storage now (all views of it too); later use throws. */
+  /**
+   * Releases this tensor's hold on its storage (once; later calls do nothing). The memory is
+   * freed, or cached for reuse, when nothing else holds it: no other view, saved tensor or
+   * pending send (Note [Releasing storages]); from then on any use throws DISPOSED.
+   */
   dispose(): void {
-    this.storage.dispose();
+    if (this.released) return;
+    this.released = true;
+    this.storage.release();
+  }
+
+  /** `using t = x.exp()` disposes t at the end of the block. */
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  /** Whether dispose() was called on this tensor (its storage may still be alive through other holders). */
+  get isDisposed(): boolean {
+    return this.released;
   }
 
   toString(): string {

@@ -15,7 +15,9 @@ export const catKernel: KernelConfig = {
     const out = Tensor.empty(shape, first.dtype);
     let at = 0;
     for (const t of inputs) {
-      copyIntoTensor(new Tensor(out.storage, t.shape, out.strides, at * out.strides[dim]!), t);
+      const block = new Tensor(out.storage, t.shape, out.strides, at * out.strides[dim]!);
+      copyIntoTensor(block, t);
+      block.dispose();
       at += t.shape[dim]!;
     }
     return [out];

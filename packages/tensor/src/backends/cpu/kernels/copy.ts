@@ -1,4 +1,4 @@
-import type { DType, TypedArray } from '../../../dtype.js';
+import { type DType, type TypedArray, typedArrayFor } from '../../../dtype.js';
 import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
 import { broadcastStrides, contiguousStrides } from '../../../shape.js';
@@ -89,10 +89,20 @@ export function copyIntoTensor(dst: Tensor, src: Tensor): void {
 
 /** A fresh contiguous tensor with `x`'s values as `dtype` (Copy when the dtype is x's own, else Cast). */
 export function contiguousCopy(x: Tensor, dtype: DType = x.dtype): Tensor {
-  const out = Tensor.empty(x.shape, dtype);
+  const out = Tensor.uninitialized(x.shape, dtype);
   const data = out.storage.data;
   copyStrided(x.shape, { data, offset: 0, strides: contiguousStrides(x.shape) }, { data: x.storage.data, offset: x.offset, strides: x.strides }, dtype === 'bool' && x.dtype !== 'bool');
   return out;
+}
+
+/**
+ * A fresh typed array (owned by no storage) with `x`'s values in row-major order: what
+ * toTypedArray() hands out must never alias a cached buffer (Note [Caching allocator]).
+ */
+export function copyToArray(x: Tensor): TypedArray {
+  const data = typedArrayFor(x.dtype, x.numel);
+  copyStrided(x.shape, { data, offset: 0, strides: contiguousStrides(x.shape) }, { data: x.storage.data, offset: x.offset, strides: x.strides }, false);
+  return data;
 }
 
 export const copyKernels: KernelConfig[] = [

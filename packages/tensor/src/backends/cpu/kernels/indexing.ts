@@ -57,7 +57,11 @@ const indexSelect: KernelFunc = ([x, index], attrs) => {
   const outStride = dimOf(out, dim).stride;
   forEachOffset(index!.shape, index!.strides, index!.offset, null, 0, (k, i) => {
     const src = new Tensor(x!.storage, rowShape, rowStrides(x!), x!.offset + checkIndex(idx[i]!, size, dim) * stride);
-    copyIntoTensor(new Tensor(out.storage, rowShape, rowStrides(out), k * outStride), src);
+    const dst = new Tensor(out.storage, rowShape, rowStrides(out), k * outStride);
+    copyIntoTensor(dst, src);
+    // kernel-local views must not keep holding the storages (Note [Releasing storages])
+    src.dispose();
+    dst.dispose();
   });
   return [out];
 };

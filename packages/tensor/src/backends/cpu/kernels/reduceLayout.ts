@@ -44,6 +44,8 @@ export function reduceLayout(x: Tensor, dims: readonly number[]): ReduceLayout {
   const order = [...kept, ...dims];
   const src = new Tensor(x.storage, order.map((d) => x.shape[d]!), order.map((d) => x.strides[d]!), x.offset);
   const { data, base } = contiguousData(src);
+  // a kernel-local view: it must not keep holding x's storage (Note [Releasing storages])
+  src.dispose();
   return { data, base, O: spanSize(src.shape, 0, kept.length), R: spanSize(src.shape, kept.length, nd), I: 1, keptShape };
 }
 

@@ -63,7 +63,9 @@ const sliceScatter: KernelFunc = ([src], attrs) => {
   const out = Tensor.empty(inputShape, src!.dtype);
   const strides = contiguousStrides(inputShape);
   const sliceStrides = strides.map((s, d) => (d === dim ? s * step : s));
-  copyIntoTensor(new Tensor(out.storage, src!.shape, sliceStrides, start * strides[dim]!), src!);
+  const slice = new Tensor(out.storage, src!.shape, sliceStrides, start * strides[dim]!);
+  copyIntoTensor(slice, src!);
+  slice.dispose();
   return [out];
 };
 

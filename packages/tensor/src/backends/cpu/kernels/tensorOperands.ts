@@ -17,7 +17,8 @@ export function runElementwise(loop: ElementwiseLoop, inputs: readonly Tensor[],
     offset: t.offset,
     strides: t.shape === shape || shapesEqual(t.shape, shape) ? t.strides : broadcastStrides(t.shape, t.strides, shape),
   }));
-  const out = Tensor.empty(shape, outDtype);
+  // the loop writes every element
+  const out = Tensor.uninitialized(shape, outDtype);
   loop(operands, out.storage.data, shape, params);
   return out;
 }

@@ -1,4 +1,3 @@
-import { numelOf } from '../../../shape.js';
 import { Tensor } from '../../../tensor.js';
 import { KERNELS_WASM_BASE64 } from './kernels.generated.js';
 
@@ -103,14 +102,11 @@ export class WasmRuntime {
 
 /**
  * A float32 tensor whose storage is not zero-filled, for results a kernel overwrites
- * entirely: zeroing (or first-touching calloc'ed pages) a fresh 4 MiB buffer costs more
- * than the SIMD add that fills it. Big Buffer.allocUnsafe allocations own their ArrayBuffer.
+ * entirely: zeroing (or first-touching fresh pages of) a 4 MiB buffer costs more than the
+ * SIMD add that fills it. The memory comes from the caching allocator (Note [Caching allocator]).
  */
 export function uninitializedF32(shape: readonly number[]): Tensor {
-  const n = numelOf(shape);
-  if (n < 4096) return Tensor.empty(shape, 'float32');
-  const bytes = Buffer.allocUnsafe(n * 4);
-  return Tensor.fromTypedArray(new Float32Array(bytes.buffer, bytes.byteOffset, n), shape, 'float32');
+  return Tensor.uninitialized(shape, 'float32');
 }
 
 let runtime: WasmRuntime | null | undefined;
