@@ -1,8 +1,17 @@
+// @wiregrad/nn: torch.nn on @wiregrad/autograd — explicit named exports only.
 // Importing @wiregrad/nn plugs the autograd engine into @wiregrad/tensor, as importing @wiregrad/autograd does.
 import '@wiregrad/autograd';
 
+export { NnError } from './errors.js';
+export type { NnErrorCode } from './errors.js';
 export { Module } from './module.js';
-export { Linear, ReLU, Sequential } from './layers.js';
-export type { FactoryOptions } from './layers.js';
+export type { AnyModule } from './module.js';
+export { Parameter } from './parameter.js';
+export type { StateDict, IncompatibleKeys, LoadStateDictOptions } from './stateDict.js';
+export type { FactoryOptions } from './factory.js';
+export * as init from './init.js';
+export { Identity, Linear } from './modules/linear.js';
+export { ReLU } from './modules/activation.js';
+export { Sequential } from './modules/container.js';
 export { mseLoss, crossEntropy } from './loss.js';
 export type { Reduction } from './loss.js';
