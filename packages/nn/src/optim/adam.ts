@@ -1,43 +1,66 @@
-import { type Tensor, TensorError, zerosLike } from '@wiregrad/autograd';
-import { Optimizer } from './optimizer.js';
+import { type Tensor, maximum, zerosLike } from '@wiregrad/autograd';
+import { type ParamGroup, type Params, Optimizer, check } from './optimizer.js';
 
 export interface AdamOptions {
   lr?: number;
   betas?: [number, number];
   eps?: number;
   weightDecay?: number;
+  amsgrad?: boolean;
+  maximize?: boolean;
 }
 
-/** torch.optim.Adam (bias-corrected first and second moments). */
-export class Adam extends Optimizer {
-  private readonly state = new Map<number, { m: Tensor; v: Tensor; t: number }>();
+export type AdamGroup = ParamGroup & Required<Omit<AdamOptions, 'lr'>>;
 
-  constructor(
-    params: Iterable<Tensor>,
-    readonly opts: AdamOptions = {},
-  ) {
-    super(params);
-    const { lr = 1e-3, betas = [0.9, 0.999], eps = 1e-8, weightDecay = 0 } = opts;
-    if (!(lr >= 0)) throw new TensorError('INVALID_ARGUMENT', `Invalid learning rate: ${lr}`);
-    if (!(eps >= 0)) throw new TensorError('INVALID_ARGUMENT', `Invalid epsilon value: ${eps}`);
-    betas.forEach((b, i) => {
-      if (!(b >= 0 && b < 1)) throw new TensorError('INVALID_ARGUMENT', `Invalid beta parameter at index ${i}: ${b}`);
-    });
-    if (!(weightDecay >= 0)) throw new TensorError('INVALID_ARGUMENT', `Invalid weight_decay value: ${weightDecay}`);
+/** The argument checks Adam and AdamW share, with PyTorch's messages. */
+export function checkAdamOptions({ lr, eps, betas, weightDecay }: Required<AdamOptions>): void {
+  check(lr >= 0, `Invalid learning rate: ${lr}`);
+  check(eps >= 0, `Invalid epsilon value: ${eps}`);
+  betas.forEach((b, i) => check(b >= 0 && b < 1, `Invalid beta parameter at index ${i}: ${b}`));
+  check(weightDecay >= 0, `Invalid weight_decay value: ${weightDecay}`);
+}
+
+/**
+ * One Adam/AdamW step of `p` (PyTorch 1.13's _single_tensor_adam / _single_tensor_adamw):
+ * Adam adds wd p to the gradient; AdamW (`decoupled`) scales p by 1 - lr wd instead.
+ */
+export function adamStep(p: Tensor, grad: Tensor, s: Record<string, Tensor | number>, g: AdamGroup, decoupled: boolean): void {
+  const [beta1, beta2] = g.betas;
+  let gr = g.maximize ? grad.neg() : grad;
+  s.step = (s.step as number) + 1;
+  if (decoupled) p.mul_(1 - g.lr * g.weightDecay);
+  else if (g.weightDecay !== 0) gr = gr.add(p, { alpha: g.weightDecay });
+  const expAvg = s.exp_avg as Tensor;
+  const expAvgSq = s.exp_avg_sq as Tensor;
+  expAvg.mul_(beta1).add_(gr, { alpha: 1 - beta1 });
+  expAvgSq.mul_(beta2).add_(gr.mul(gr), { alpha: 1 - beta2 });
+  const step = s.step;
+  const biasCorrection1 = 1 - beta1 ** step;
+  const biasCorrection2Sqrt = Math.sqrt(1 - beta2 ** step);
+  let second = expAvgSq;
+  if (g.amsgrad) {
+    const max = s.max_exp_avg_sq as Tensor;
+    max.copy_(maximum(max, expAvgSq));
+    second = max;
+  }
+  const denom = second.sqrt().div(biasCorrection2Sqrt).add(g.eps);
+  p.add_(expAvg.div(denom), { alpha: -(g.lr / biasCorrection1) });
+}
+
+/** Adam's lazily created state: step 0, zero moments (and their running max with amsgrad). */
+export function adamState(p: Tensor, amsgrad: boolean): Record<string, Tensor | number> {
+  return { step: 0, exp_avg: zerosLike(p), exp_avg_sq: zerosLike(p), ...(amsgrad && { max_exp_avg_sq: zerosLike(p) }) };
+}
+
+/** torch.optim.Adam (bias-corrected moments; amsgrad keeps the running max of the second moment). */
+export class Adam extends Optimizer<AdamGroup> {
+  constructor(params: Params<AdamOptions>, opts: AdamOptions = {}) {
+    const { lr = 1e-3, betas = [0.9, 0.999], eps = 1e-8, weightDecay = 0, amsgrad = false, maximize = false } = opts ?? {};
+    checkAdamOptions({ lr, betas, eps, weightDecay, amsgrad, maximize });
+    super(params, { lr, betas, eps, weightDecay, amsgrad, maximize });
   }
 
-  protected update(p: Tensor, grad: Tensor, i: number): void {
-    const { lr = 1e-3, betas = [0.9, 0.999], eps = 1e-8, weightDecay = 0 } = this.opts;
-    const [b1, b2] = betas;
-    const g = weightDecay !== 0 ? grad.add(p, { alpha: weightDecay }) : grad;
-    let s = this.state.get(i);
-    if (!s) this.state.set(i, (s = { m: zerosLike(p), v: zerosLike(p), t: 0 }));
-    s.t++;
-    s.m.mul_(b1).add_(g, { alpha: 1 - b1 });
-    s.v.mul_(b2).add_(g.mul(g), { alpha: 1 - b2 });
-    const c1 = 1 - b1 ** s.t;
-    const c2 = 1 - b2 ** s.t;
-    const denom = s.v.div(c2).sqrt().add(eps);
-    p.sub_(s.m.div(denom), { alpha: lr / c1 });
+  protected stepGroup(g: AdamGroup): void {
+    for (const p of g.params) if (p.grad) adamStep(p, p.grad, this.stateOf(p, () => adamState(p, g.amsgrad)), g, false);
   }
 }

@@ -1,5 +1,5 @@
-import { type Tensor, TensorError, clone } from '@wiregrad/autograd';
-import { Optimizer } from './optimizer.js';
+import type { Tensor } from '@wiregrad/autograd';
+import { type ParamGroup, type Params, Optimizer, check } from './optimizer.js';
 
 export interface SGDOptions {
   lr: number;
@@ -7,33 +7,35 @@ export interface SGDOptions {
   dampening?: number;
   weightDecay?: number;
   nesterov?: boolean;
+  maximize?: boolean;
 }
 
-/** torch.optim.SGD: p -= lr * (g + wd p), with momentum buffers as in PyTorch. */
-export class SGD extends Optimizer {
-  private readonly buffers = new Map<number, Tensor>();
+export type SGDGroup = ParamGroup & Required<Omit<SGDOptions, 'lr'>>;
 
-  constructor(
-    params: Iterable<Tensor>,
-    readonly opts: SGDOptions,
-  ) {
-    super(params);
-    const { lr, momentum = 0, dampening = 0, weightDecay = 0, nesterov = false } = opts;
-    if (!(lr >= 0)) throw new TensorError('INVALID_ARGUMENT', `Invalid learning rate: ${lr}`);
-    if (!(momentum >= 0)) throw new TensorError('INVALID_ARGUMENT', `Invalid momentum value: ${momentum}`);
-    if (!(weightDecay >= 0)) throw new TensorError('INVALID_ARGUMENT', `Invalid weight_decay value: ${weightDecay}`);
-    if (nesterov && (momentum <= 0 || dampening !== 0)) throw new TensorError('INVALID_ARGUMENT', 'Nesterov momentum requires a momentum and zero dampening');
+/** torch.optim.SGD: d = g + wd p; with momentum, buf = momentum buf + (1 - dampening) d (buf = d at first); p -= lr d. */
+export class SGD extends Optimizer<SGDGroup> {
+  constructor(params: Params<SGDOptions>, opts: SGDOptions = {} as SGDOptions) {
+    const { lr, momentum = 0, dampening = 0, weightDecay = 0, nesterov = false, maximize = false } = opts ?? ({} as SGDOptions);
+    super(params, { lr, momentum, dampening, weightDecay, nesterov, maximize });
+    if (lr !== undefined) check(lr >= 0, `Invalid learning rate: ${lr}`);
+    check(momentum >= 0, `Invalid momentum value: ${momentum}`);
+    check(weightDecay >= 0, `Invalid weight_decay value: ${weightDecay}`);
+    check(!nesterov || (momentum > 0 && dampening === 0), 'Nesterov momentum requires a momentum and zero dampening');
   }
 
-  protected update(p: Tensor, grad: Tensor, i: number): void {
-    const { lr, momentum = 0, dampening = 0, weightDecay = 0, nesterov = false } = this.opts;
-    let d = weightDecay !== 0 ? grad.add(p, { alpha: weightDecay }) : grad;
-    if (momentum !== 0) {
-      let buf = this.buffers.get(i);
-      if (!buf) this.buffers.set(i, (buf = clone(d)));
-      else buf.mul_(momentum).add_(d, { alpha: 1 - dampening });
-      d = nesterov ? d.add(buf, { alpha: momentum }) : buf;
+  protected stepGroup(g: SGDGroup): void {
+    for (const p of g.params) {
+      if (!p.grad) continue;
+      let d: Tensor = g.maximize ? p.grad.neg() : p.grad;
+      if (g.weightDecay !== 0) d = d.add(p, { alpha: g.weightDecay });
+      if (g.momentum !== 0) {
+        const s = this.stateOf(p, () => ({}));
+        let buf = s.momentum_buffer as Tensor | undefined;
+        if (!buf) s.momentum_buffer = buf = d.clone();
+        else buf.mul_(g.momentum).add_(d, { alpha: 1 - g.dampening });
+        d = g.nesterov ? d.add(buf, { alpha: g.momentum }) : buf;
+      }
+      p.add_(d, { alpha: -g.lr });
     }
-    p.sub_(d, { alpha: lr });
   }
 }

@@ -1,0 +1,10 @@
+// torch.optim.lr_scheduler, used as `lrScheduler.StepLR` (see ../index.ts).
+export { LRScheduler } from './lrScheduler.js';
+export { StepLR } from './stepLR.js';
+export { MultiStepLR } from './multiStepLR.js';
+export { ExponentialLR } from './exponentialLR.js';
+export { CosineAnnealingLR } from './cosineAnnealingLR.js';
+export { LambdaLR } from './lambdaLR.js';
+export { LinearLR } from './linearLR.js';
+export { OneCycleLR } from './oneCycleLR.js';
+export type { OneCycleLROptions } from './oneCycleLR.js';
