@@ -1,7 +1,16 @@
 import * as tensorOps from '@wiregrad/tensor';
 import { RpcError } from './errors.js';
 
-type Fn = (...args: never[]) => unknown;
+/**
+ * Note [Registered function arguments]
+ * A registered function receives whatever its callers sent (tensors, numbers, arrays, RRefs...),
+ * so its parameters are `any` to the type checker, as those of `Function.prototype.apply`:
+ * `register('square', (t) => t.mul(t))` type-checks, and a function may annotate what it expects
+ * (`(a: Tensor, b: Tensor) => a.add(b)`). With `never[]` an unannotated parameter was `never`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type RegisteredFunction = (...args: any[]) => unknown;
+type Fn = RegisteredFunction;
 
 const byName = new Map<string, Fn>();
 const nameOf = new Map<Fn, string>();

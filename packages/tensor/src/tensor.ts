@@ -1,3 +1,6 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// Note [Disposable in the published types]: Tensor has [Symbol.dispose]; this keeps the lib that
+// declares Symbol.dispose in tensor.d.ts, so a project whose `lib` lacks it still type-checks.
 import { CPU, type Device } from './device.js';
 import { type DType, type TypedArray, isFloatingPoint } from './dtype.js';
 import { TensorError } from './errors.js';

@@ -7,8 +7,17 @@ import type { GraphTask } from './graphTask.js';
  */
 const stack: GraphTask[] = [];
 
+/**
+ * What the engine uses of AsyncLocalStorage. The published declarations name this interface,
+ * not `node:async_hooks`, so projects without @types/node (browsers) type-check against them.
+ */
+export interface AsyncTaskStore<T> {
+  getStore(): T | undefined;
+  run<R>(store: T, fn: () => R): R;
+}
+
 /** The task of an async node's continuation (after its first await the stack above is gone). */
-export const asyncGraphTask = new AsyncLocalStorage<GraphTask>();
+export const asyncGraphTask: AsyncTaskStore<GraphTask> = new AsyncLocalStorage<GraphTask>();
 
 export function currentGraphTask(): GraphTask | null {
   return stack[stack.length - 1] ?? asyncGraphTask.getStore() ?? null;
