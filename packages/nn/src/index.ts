@@ -13,5 +13,16 @@ export * as init from './init.js';
 export { Identity, Linear } from './modules/linear.js';
 export { ReLU } from './modules/activation.js';
 export { Sequential } from './modules/container.js';
-export { mseLoss, crossEntropy } from './loss.js';
-export type { Reduction } from './loss.js';
+export * as functional from './functional/index.js';
+export {
+  mseLoss,
+  l1Loss,
+  smoothL1Loss,
+  huberLoss,
+  binaryCrossEntropy,
+  binaryCrossEntropyWithLogits,
+  klDiv,
+  nllLoss,
+  crossEntropy,
+} from './functional/index.js';
+export type { Reduction, CrossEntropyOptions, NllLossOptions } from './functional/index.js';
