@@ -36,7 +36,7 @@ export function tidy<T>(fn: () => T): T {
 
 function disposeCreated(created: readonly Tensor[], returned: ReadonlySet<Tensor>): void {
   for (const t of created) {
-    if (returned.has(t) || isKept(t) || (t.isLeaf && t.requiresGrad)) continue;
+    if (returned.has(t) || isKept(t) || t.isLeafRequiringGrad) continue;
     t.dispose();
   }
 }

@@ -160,6 +160,11 @@ export class Tensor {
     this.gradFnSlot = node;
   }
 
+  /** A leaf that requires grad (a parameter), read from the slots without asking autograd (tidy() uses it). */
+  get isLeafRequiringGrad(): boolean {
+    return this.gradFnSlot === null && this.leafRequiresGrad;
+  }
+
   get isLeaf(): boolean {
     return this.gradFn === null;
   }

@@ -1,3 +1,4 @@
+import type { Tensor } from '@wiregrad/tensor';
 import { AutogradError } from '../errors.js';
 import { callFunction, callTensorPreHooks } from './callFunction.js';
 import type { Engine } from './engine.js';
@@ -5,6 +6,7 @@ import type { GraphTask } from './graphTask.js';
 import { InputBuffer } from './inputBuffer.js';
 import type { Grads, Node } from './node.js';
 import { NodeTask } from './nodeTask.js';
+import { OwnedGrads, ownedGradsOf } from './ownedGrads.js';
 
 /**
  * PyTorch's evaluate_function, step for step: fill grad()'s captures (after the tensor
@@ -30,9 +32,29 @@ export function evaluateFunction(engine: Engine, task: GraphTask, fn: Node, inpu
     }
     if (!info?.needed) return;
   }
-  const outputs = callFunction(task, fn, grads, hooksDone);
-  if (outputs instanceof Promise) return outputs.then((o) => propagate(engine, task, fn, o));
-  propagate(engine, task, fn, outputs);
+  const owned = ownedGradsOf(task);
+  if (owned === null) {
+    const outputs = callFunction(task, fn, grads, hooksDone);
+    if (outputs instanceof Promise) return outputs.then((o) => propagate(engine, task, fn, o, null));
+    propagate(engine, task, fn, outputs, null);
+    return;
+  }
+  const { result: outputs, created } = OwnedGrads.collect(fn, () => callFunction(task, fn, grads, hooksDone));
+  if (outputs instanceof Promise) return outputs.then((o) => propagateOwned(engine, task, fn, inputs, o, null, owned));
+  propagateOwned(engine, task, fn, inputs, outputs, created, owned);
+}
+
+/** propagate, with the engine's release of what it owns (Note [Gradients the engine owns]). */
+function propagateOwned(engine: Engine, task: GraphTask, fn: Node, inputs: InputBuffer, outputs: Grads, created: Tensor[] | null, owned: OwnedGrads): void {
+  if (created) owned.adopt(created, outputs);
+  propagate(engine, task, fn, outputs, owned);
+  if (created) owned.settle(outputs);
+  const consumed = OwnedGrads.knowsUse(fn);
+  for (const g of inputs.buffer) {
+    if (!g) continue;
+    if (consumed) owned.leave(g);
+    else owned.escape(g);
+  }
 }
 
 /**
@@ -41,7 +63,7 @@ export function evaluateFunction(engine: Engine, task: GraphTask, fn: Node, inpu
  * that became ready is pushed on the queue of its buffer's device. Nodes outside exec info
  * (pruned by grad() / backward(inputs=)) only lose the dependency.
  */
-function propagate(engine: Engine, task: GraphTask, fn: Node, outputs: Grads): void {
+function propagate(engine: Engine, task: GraphTask, fn: Node, outputs: Grads, owned: OwnedGrads | null): void {
   if (outputs.length === 0) return;
   const edges = fn.nextEdges;
   for (let i = 0; i < edges.length; i++) {
@@ -61,7 +83,7 @@ function propagate(engine: Engine, task: GraphTask, fn: Node, outputs: Grads): v
     } else if (ready) {
       task.notReady.delete(next);
     }
-    buffer.add(edge.inputNr, outputs[i] ?? null);
+    buffer.add(edge.inputNr, outputs[i] ?? null, owned);
     if (ready) {
       task.outstandingTasks++;
       engine.readyQueue(task.cpuReadyQueue, buffer.device()).push(new NodeTask(task, next, buffer));

@@ -1,5 +1,6 @@
 import { CPU, add, type Device, type Tensor } from '@wiregrad/tensor';
 import type { Grads } from './node.js';
+import type { OwnedGrads } from './ownedGrads.js';
 
 /**
  * PyTorch's InputBuffer: the gradients arriving at one node, one slot per node input.
@@ -18,10 +19,21 @@ export class InputBuffer {
     return b;
   }
 
-  add(pos: number, t: Tensor | null): void {
+  /** Puts `t` into slot `pos`, summed with what is there; `owned` tracks the slots (Note [Gradients the engine owns]). */
+  add(pos: number, t: Tensor | null, owned: OwnedGrads | null = null): void {
     if (!t) return;
     const old = this.buffer[pos];
-    this.buffer[pos] = old ? add(old, t) : t;
+    if (!old) {
+      this.buffer[pos] = t;
+      owned?.enter(t);
+      return;
+    }
+    const sum = add(old, t);
+    this.buffer[pos] = sum;
+    if (owned) {
+      owned.adoptSum(sum);
+      owned.leave(old);
+    }
   }
 
   /** The first non-cpu device among the gradients, else cpu: it picks the ready queue. */

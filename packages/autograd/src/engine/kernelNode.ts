@@ -45,7 +45,9 @@ export class KernelNode extends Node implements GradContext {
   keepSavedInputsOf(storage: Storage): void {
     this.savedInputs.forEach((s, i) => {
       const t = s?.peek();
-      if (t?.storage === storage) this.savedInputs[i] = new SavedVariable(clone(t), false);
+      if (t?.storage !== storage) return;
+      this.savedInputs[i] = new SavedVariable(clone(t), false);
+      s!.release();
     });
   }
 
@@ -79,6 +81,10 @@ export class KernelNode extends Node implements GradContext {
     // no gradient arrived (e.g. the old value of a tensor overwritten in place): none flows on
     if (grads.every((g) => g === null)) return this.nextEdges.map(() => null);
     return this.config.gradFunc(grads, this);
+  }
+
+  override get gradUse(): 'formula' {
+    return 'formula';
   }
 
   override releaseVariables(): void {

@@ -133,6 +133,15 @@ export abstract class Node {
     return addHook(list, hook);
   }
 
+  /**
+   * How the node uses the gradients it gets (Note [Gradients the engine owns]): 'formula'
+   * computes new ones from them (KernelNode), 'accumulate' copies or adds them into `.grad`;
+   * any other node may keep them ('unknown'). A getter, so nodes carry no field for it.
+   */
+  get gradUse(): 'formula' | 'accumulate' | 'unknown' {
+    return 'unknown';
+  }
+
   /** Frees what the node saved for backward; later use gives the "second time" error. */
   releaseVariables(): void {}
 }

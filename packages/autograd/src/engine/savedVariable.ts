@@ -16,6 +16,9 @@ const typeString = (t: Tensor) => `torch.${t.device.type === 'cpu' ? '' : `${t.d
  * PyTorch's SavedVariable: a tensor saved for backward with the version it had then. An
  * output of the saving node is told apart from an input (PyTorch's is_output) only for the
  * error text: an input names its current grad_fn, an output the node that saved it.
+ * It holds the tensor's storage until release() (Note [Releasing storages]): disposing the
+ * tensor meanwhile leaves the memory alive for backward; once backward frees the graph the
+ * storage is freed or cached if nothing else holds it.
  */
 export class SavedVariable {
   private tensor: Tensor | null;
@@ -31,6 +34,7 @@ export class SavedVariable {
       throw new AutogradError('INFERENCE_TENSOR', 'Inference tensors cannot be saved for backward. To work around you can make a clone to get a normal tensor and use it in autograd.');
     }
     this.tensor = t;
+    t.storage.retain();
     this.version = t.version;
     this.isLeaf = t.isLeaf;
     this.outputNr = peekMeta(t)?.outputNr ?? 0;
@@ -61,6 +65,9 @@ export class SavedVariable {
   }
 
   release(): void {
+    const t = this.tensor;
+    if (t === null) return;
     this.tensor = null;
+    t.storage.release();
   }
 }

@@ -1,0 +1,104 @@
+import { type Tensor, setTensorScope } from '@wiregrad/tensor';
+import type { GraphTask } from './graphTask.js';
+import type { Grads, Node } from './node.js';
+
+/**
+ * Note [Gradients the engine owns]
+ * PyTorch frees a gradient when its last reference goes; JS cannot count references, so the
+ * engine releases (dispose()) the gradients it knows nobody else can reach:
+ * - the tensors a built-in node (KernelNode) creates while it runs, except its outputs
+ *   (the temporaries of its formula: a broadcast product before its sum, a cast...), at once;
+ * - its outputs and the InputBuffer sums, once every node they were handed to has run.
+ * A count per gradient tracks the InputBuffer slots holding it (a gradient passed through,
+ * as AddBackward does, sits in several). Only nodes whose use of a gradient is known take
+ * part: KernelNodes and AccumulateGrad (which copies or adds it into `.grad`, or takes it
+ * over when it is the only holder). A gradient that reaches a node with hooks, a custom
+ * Function, CopySlices, a distributed send or a grad() capture escapes: the engine never
+ * releases it. Nothing is owned under createGraph (the gradients are part of a new graph)
+ * or in a pass that captures (grad(), backward(inputs=)).
+ */
+export class OwnedGrads {
+  /** owned gradient -> InputBuffer slots holding it */
+  private readonly slots = new Map<Tensor, number>();
+
+  /** Whether `fn`'s inputs are released after it ran (a built-in node without hooks). */
+  static knowsUse(fn: Node): boolean {
+    if (fn.gradUse === 'unknown') return false;
+    return fn.preHooks.length === 0 && fn.postHooks.length === 0 && fn.tensorPreHooks.size === 0 && fn.retainsGradHooks.size === 0;
+  }
+
+  /** Runs a node's call, collecting the tensors it creates when it is a formula (KernelNode) without hooks. */
+  static collect<T>(fn: Node, call: () => T): { result: T; created: Tensor[] | null } {
+    if (fn.gradUse !== 'formula' || !OwnedGrads.knowsUse(fn)) return { result: call(), created: null };
+    const created: Tensor[] = [];
+    const outer = setTensorScope(created);
+    try {
+      return { result: call(), created };
+    } finally {
+      setTensorScope(outer);
+      // what stays alive belongs to the enclosing tidy() too, as if the engine had not looked
+      if (outer !== null) for (const t of created) if (!t.isDisposed) outer.push(t);
+    }
+  }
+
+  /** After a KernelNode ran: its temporaries are released, its outputs become owned (no slot yet). */
+  adopt(created: readonly Tensor[], outputs: Grads): void {
+    for (const t of created) {
+      if (outputs.includes(t)) this.slots.set(t, 0);
+      else t.dispose();
+    }
+  }
+
+  /** A new tensor the engine made (an InputBuffer sum), in one slot. */
+  adoptSum(t: Tensor): void {
+    this.slots.set(t, 1);
+  }
+
+  /** `t` was put into an InputBuffer slot. */
+  enter(t: Tensor): void {
+    const n = this.slots.get(t);
+    if (n !== undefined) this.slots.set(t, n + 1);
+  }
+
+  /** `t` left a slot (summed, or consumed by a node that knows its use); the last slot releases it. */
+  leave(t: Tensor): void {
+    const n = this.slots.get(t);
+    if (n === undefined) return;
+    if (n > 1) {
+      this.slots.set(t, n - 1);
+      return;
+    }
+    this.slots.delete(t);
+    t.dispose();
+  }
+
+  /** Owned outputs that went into no slot (their edge leads nowhere) are released. */
+  settle(outputs: Grads): void {
+    for (const t of outputs) if (t && this.slots.get(t) === 0) this.leave(t);
+  }
+
+  /** `t` escapes (a hook, a custom node, a capture may keep it): never released by the engine. */
+  escape(t: Tensor): void {
+    this.slots.delete(t);
+  }
+
+  /** AccumulateGrad may take `t` over as `.grad` when the engine owns it and only one slot holds it. */
+  takeOver(t: Tensor): boolean {
+    if (this.slots.get(t) !== 1) return false;
+    this.slots.delete(t);
+    return true;
+  }
+}
+
+const byTask = new WeakMap<GraphTask, OwnedGrads | null>();
+
+/** The gradients `task` owns; null under createGraph or when it captures (Note [Gradients the engine owns]). */
+export function ownedGradsOf(task: GraphTask | null): OwnedGrads | null {
+  if (task === null) return null;
+  let owned = byTask.get(task);
+  if (owned === undefined) {
+    owned = task.createGraph || task.execInfo.size > 0 ? null : new OwnedGrads();
+    byTask.set(task, owned);
+  }
+  return owned;
+}
