@@ -1,6 +1,6 @@
 // wiregrad's cpu device vs PyTorch on this machine (issue: the cpu device at the machine's limit).
 // PyTorch runs in a child process (bench/torchPeer.py), timed one call at a time in turns with ours.
-import { getNumThreads, randn, setNumThreads, tensor, type Tensor } from '@wiregrad/autograd';
+import { getNumThreads, randn, setNumThreads, tensor, tidy, type Tensor } from '@wiregrad/autograd';
 import { Linear, ReLU, Sequential, crossEntropy } from '@wiregrad/autograd/nn';
 import { SGD } from '@wiregrad/autograd/optim';
 import { tfjs } from './peers.js';
@@ -16,16 +16,25 @@ function oursChain(x: Tensor): void {
   y.backward();
 }
 
-function oursMlp(): () => void {
+/**
+ * The MLP step as a wiregrad user writes it to reuse memory (PyTorch frees the same tensors
+ * by reference counting): inside tidy(), with the old gradients released (set to none).
+ */
+export function oursMlp(): () => void {
   const model = new Sequential(new Linear(784, 256), new ReLU(), new Linear(256, 10));
-  const opt = new SGD(model.parameters(), { lr: 0.01 });
+  const params = [...model.parameters()];
+  const opt = new SGD(params, { lr: 0.01 });
   const xs = randn([64, 784]);
   const ys = tensor(Int32Array.from({ length: 64 }, (_, i) => i % 10));
-  return () => {
-    opt.zeroGrad();
-    crossEntropy(model.forward(xs), ys).backward();
-    opt.step();
-  };
+  return () =>
+    tidy(() => {
+      for (const p of params) {
+        p.grad?.dispose();
+        p.grad = null;
+      }
+      crossEntropy(model.forward(xs), ys).backward();
+      opt.step();
+    });
 }
 
 const gflops = (n: number, ms: number) => (2 * n ** 3) / ms / 1e6;
@@ -42,9 +51,10 @@ export async function run(): Promise<Row[] | void> {
     for (const n of [512, 1024] as const) {
       const a = randn([n, n]);
       const b = randn([n, n]);
+      // ours release their results, as tfjs-wasm's do and PyTorch's (by reference counting)
       const ours = (t: number) => () => {
         setNumThreads(t);
-        a.matmul(b);
+        a.matmul(b).dispose();
       };
       const m = await interleavedMediansAsync(
         { one: ours(1), torchOne: () => peer.time(`matmul${n}`, 1), pool: ours(threads), torchPool: () => peer.time(`matmul${n}`, threads) },
@@ -70,7 +80,7 @@ export async function run(): Promise<Row[] | void> {
       c.dispose();
     };
     const m = await interleavedMediansAsync(
-      { add: () => x.add(y), torchAdd: () => peer.time('add', threads), tfAdd, exp: () => x.exp(), torchExp: () => peer.time('exp', threads) },
+      { add: () => x.add(y).dispose(), torchAdd: () => peer.time('add', threads), tfAdd, exp: () => x.exp().dispose(), torchExp: () => peer.time('exp', threads) },
       41,
       5,
     );

@@ -93,6 +93,18 @@ describe('the cpu caching allocator (Note [Caching allocator])', () => {
     expect(Tensor.empty([N], 'float32').storage.data.buffer).not.toBe(arr.buffer);
   });
 
+  it('ops release the views they make on the way: operands keep one hold, a disposed matmul result is cached', () => {
+    emptyCache();
+    const a = randn([64, 64]);
+    const b = randn([64, 64]);
+    for (const c of [a.matmul(b), a.reshape([2, 32, 64]).matmul(b), a.reshape([1, 64, 64]).matmul(b.reshape([1, 64, 64]))]) {
+      expect(c.storage.holds).toBe(1);
+      c.dispose();
+      expect(c.storage.disposed).toBe(true);
+    }
+    expect(memory().cpuCachedBytes).toBeGreaterThanOrEqual(4 * N);
+  });
+
   it('keeps at most the cache limit, dropping the buffers freed longest ago; emptyCache() drops all', () => {
     emptyCache();
     setCacheLimit(3 * 4 * N);

@@ -27,13 +27,27 @@ function requireDims(t: Tensor, ndim: number, message: string): void {
   if (t.ndim !== ndim) throw new TensorError('INVALID_DIM', `${message}, got ${t.ndim}-D tensor of shape ${fmtShape(t.shape)}`);
 }
 
+/**
+ * Releases the views an op made on the way (Note [Releasing storages]), so they do not keep
+ * holding the operands' and the result's storages; `keep` (the operands and the result, which
+ * a view op may return unchanged) is never released.
+ */
+function releaseTemps(keep: readonly Tensor[], temps: readonly Tensor[]): void {
+  for (const t of temps) if (!keep.includes(t)) t.dispose();
+}
+
 /** [M,K] @ [K,N] -> [M,N]. */
 export function mm(a: Tensor, b: Tensor): Tensor {
   requireDims(a, 2, 'self must be a matrix');
   requireDims(b, 2, 'mat2 must be a matrix');
   checkDtypes(a, b, 'addmm_impl_cpu_');
   if (a.shape[1] !== b.shape[0]) throw cannotMultiply(a.shape, b.shape);
-  return squeeze(runKernel1(K.BatchMatMul, [unsqueeze(a, 0), unsqueeze(b, 0)]), 0);
+  const a3 = unsqueeze(a, 0);
+  const b3 = unsqueeze(b, 0);
+  const c3 = runKernel1(K.BatchMatMul, [a3, b3]);
+  const c = squeeze(c3, 0);
+  releaseTemps([a, b, c], [a3, b3, c3]);
+  return c;
 }
 
 /** [B,M,K] @ [B,K,N] -> [B,M,N]. */
@@ -104,7 +118,11 @@ export function matmul(a: Tensor, b: Tensor): Tensor {
   if (b.ndim === 2) {
     if (a.ndim === 2) return mm(a, b);
     const lead = a.shape.slice(0, -1);
-    return reshape(mm(reshape(a, [numelOf(lead), a.shape[a.ndim - 1]!]), b), [...lead, b.shape[1]!]);
+    const a2 = reshape(a, [numelOf(lead), a.shape[a.ndim - 1]!]);
+    const c2 = mm(a2, b);
+    const c = reshape(c2, [...lead, b.shape[1]!]);
+    releaseTemps([a, b, c], [a2, c2]);
+    return c;
   }
   checkDtypes(a, b, 'bmm');
   const [M, Ka] = a.shape.slice(-2) as [number, number];
@@ -114,7 +132,12 @@ export function matmul(a: Tensor, b: Tensor): Tensor {
   if (Ka !== Kb) {
     throw new TensorError('SHAPE_MISMATCH', `Expected size for first two dimensions of batch2 tensor to be: [${B}, ${Ka}] but got: [${B}, ${Kb}].`);
   }
-  const a3 = reshape(expand(a, [...batch, M, Ka]), [B, M, Ka]);
-  const b3 = reshape(expand(b, [...batch, Kb, N]), [B, Kb, N]);
-  return reshape(runKernel1(K.BatchMatMul, [a3, b3]), [...batch, M, N]);
+  const ae = expand(a, [...batch, M, Ka]);
+  const be = expand(b, [...batch, Kb, N]);
+  const a3 = reshape(ae, [B, M, Ka]);
+  const b3 = reshape(be, [B, Kb, N]);
+  const c3 = runKernel1(K.BatchMatMul, [a3, b3]);
+  const c = reshape(c3, [...batch, M, N]);
+  releaseTemps([a, b, c], [ae, be, a3, b3, c3]);
+  return c;
 }
