@@ -18,3 +18,10 @@ export class NnError extends Error {
 
 /** PyTorch's `torch.Size([2, 3])`, as its messages print shapes. */
 export const torchSize = (shape: readonly number[]): string => `torch.Size([${shape.join(', ')}])`;
+
+/** A number as Python's repr prints it in PyTorch's module printouts: `1e-05`, `0.1`, `1.0`. */
+export function pyFloat(x: number): string {
+  if (Number.isInteger(x) && Math.abs(x) < 1e16) return x.toFixed(1);
+  if (x !== 0 && (Math.abs(x) < 1e-4 || Math.abs(x) >= 1e16)) return x.toExponential().replace(/e([+-])(\d)$/, 'e$10$2');
+  return String(x);
+}

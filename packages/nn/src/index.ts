@@ -11,8 +11,14 @@ export type { StateDict, IncompatibleKeys, LoadStateDictOptions } from './stateD
 export type { FactoryOptions } from './factory.js';
 export * as init from './init.js';
 export { Identity, Linear } from './modules/linear.js';
-export { ReLU } from './modules/activation.js';
-export { Sequential } from './modules/container.js';
+export { ReLU, Tanh, Sigmoid, GELU, SiLU, Softmax, LogSoftmax } from './modules/activation.js';
+export { Sequential, ModuleList, ModuleDict } from './modules/container.js';
+export { Flatten } from './modules/flatten.js';
+export { Dropout } from './modules/dropout.js';
+export { LayerNorm } from './modules/normalization.js';
+export { BatchNorm1d, BatchNorm2d, BatchNormBase } from './modules/batchnorm.js';
+export type { BatchNormOptions } from './modules/batchnorm.js';
+export { Embedding } from './modules/sparse.js';
 export * as functional from './functional/index.js';
 export {
   mseLoss,
