@@ -1,5 +1,5 @@
 import { curveKeyPair } from 'zeromq';
-import { Agent, type CurveKeys } from './agent/agent.js';
+import { Agent, type CurveKeys, type PeerSpec } from './agent/agent.js';
 import { WorkerInfo, validateWorkerName } from './agent/workerInfo.js';
 import { request, resolveWorker, type To } from './call.js';
 import { canonicalMap, reverseMap, validateDeviceMaps, type DeviceMaps } from './deviceMaps.js';
@@ -10,13 +10,14 @@ import { rpcAutogradHooks } from './hooks.js';
 import { MessageType } from './messages/messageType.js';
 import { functionName, isBuiltin, register } from './registry.js';
 import { advertisedAddress } from './rendezvous/advertise.js';
-import { rendezvous, storeAddress, type WorkerRecord } from './rendezvous/store.js';
+import { RendezvousStore, requestRendezvous, storeAddress, type WorkerRecord } from './rendezvous/store.js';
+import { emitJoin, emitLeave } from './membership.js';
 import { newGid } from './rref/globallyUniqueId.js';
 import { resetRRefContext, rrefContext } from './rref/rrefContext.js';
 import { RRef, setRRefProxyFactory } from './rref/rref.js';
 import { methodProxy } from './rref/proxy.js';
 import { maybeRpcState, rpcState, setRpcState, timeoutMs } from './state.js';
-import { resetBarrier, shutdownBarrier } from './shutdown.js';
+import { leaveGroup, resetBarrier, shutdownBarrier } from './shutdown.js';
 
 export interface BackendOptions {
   initMethod?: string;
@@ -30,83 +31,143 @@ export interface BackendOptions {
   maxMessageBytes?: number;
   /** small messages to one peer leave batched in one ZeroMQ message (default true; Note [Batched messages]) */
   batchMessages?: boolean;
-  /** ZeroMQ heartbeat interval, in ms (a peer silent for 3 intervals is dead) */
+  /** heartbeat interval, in ms (default 1000; Note [Peer liveness]) */
   heartbeatMs?: number;
+  /** heartbeat intervals of silence after which a peer is dead and leaves the group (default 3) */
+  deadAfterHeartbeats?: number;
   curve?: CurveKeys & { serverKeys?: Record<string, string> };
   /** where protocol violations are reported (default: console.warn) */
   onProtocolError?: (e: RpcError) => void;
 }
 
 export interface InitOptions {
-  rank: number;
-  worldSize: number;
+  /** this worker's id; required in a group of fixed `worldSize`; a joiner may leave it out (the store picks a fresh id) */
+  rank?: number;
+  /** the number of workers of the initial rendezvous; leave it out to join a running group (Note [Membership]) */
+  worldSize?: number;
   backendOptions?: BackendOptions;
 }
 
-const KNOWN_OPTIONS = new Set(['initMethod', 'rpcTimeout', 'numWorkerThreads', 'deviceMaps', 'devices', 'listenAddress', 'maxMessageBytes', 'heartbeatMs', 'batchMessages', 'curve', 'onProtocolError']);
+const KNOWN_OPTIONS = new Set(['initMethod', 'rpcTimeout', 'numWorkerThreads', 'deviceMaps', 'devices', 'listenAddress', 'maxMessageBytes', 'heartbeatMs', 'deadAfterHeartbeats', 'batchMessages', 'curve', 'onProtocolError']);
+
+function positiveInteger(name: string, v: unknown): void {
+  if (v !== undefined && !(Number.isSafeInteger(v) && (v as number) > 0)) throw new RpcError('INVALID_ARGUMENT', `${name} must be a positive integer, got ${String(v)}`);
+}
 
 function checkOptions(name: string, opts: InitOptions): Required<Pick<BackendOptions, 'rpcTimeout' | 'numWorkerThreads'>> {
   const nameError = validateWorkerName(name);
   if (nameError) throw new RpcError('INVALID_ARGUMENT', nameError);
   const { rank, worldSize, backendOptions = {} } = opts ?? ({} as InitOptions);
-  if (!Number.isInteger(worldSize) || worldSize < 1) throw new RpcError('INVALID_ARGUMENT', `worldSize must be a positive integer, got ${String(worldSize)}`);
-  if (!Number.isInteger(rank) || rank < 0 || rank >= worldSize) throw new RpcError('INVALID_ARGUMENT', `rank must be an integer in [0, ${worldSize}), got ${String(rank)}`);
+  if (worldSize !== undefined) {
+    if (!Number.isInteger(worldSize) || worldSize < 1) throw new RpcError('INVALID_ARGUMENT', `worldSize must be a positive integer, got ${String(worldSize)}`);
+    if (!Number.isInteger(rank) || rank! < 0 || rank! >= worldSize) throw new RpcError('INVALID_ARGUMENT', `rank must be an integer in [0, ${worldSize}), got ${String(rank)}`);
+  } else if (rank !== undefined && (!Number.isInteger(rank) || rank < 0 || rank >= 1 << 16)) {
+    throw new RpcError('INVALID_ARGUMENT', `rank must be an integer in [0, 65536), got ${String(rank)}`);
+  }
   for (const k of Object.keys(backendOptions)) if (!KNOWN_OPTIONS.has(k)) throw new RpcError('INVALID_ARGUMENT', `unknown backend option '${k}'`);
   const rpcTimeout = backendOptions.rpcTimeout ?? 60;
   if (typeof rpcTimeout !== 'number' || !(rpcTimeout >= 0)) throw new RpcError('INVALID_ARGUMENT', `rpcTimeout must be a non-negative number of seconds, got ${String(rpcTimeout)}`);
   const numWorkerThreads = backendOptions.numWorkerThreads ?? 16;
-  if (!Number.isInteger(numWorkerThreads) || numWorkerThreads < 1) throw new RpcError('INVALID_ARGUMENT', `numWorkerThreads must be a positive integer, got ${String(numWorkerThreads)}`);
-  const { maxMessageBytes } = backendOptions;
-  if (maxMessageBytes !== undefined && !(Number.isSafeInteger(maxMessageBytes) && maxMessageBytes > 0)) {
-    throw new RpcError('INVALID_ARGUMENT', `maxMessageBytes must be a positive integer, got ${String(maxMessageBytes)}`);
-  }
+  positiveInteger('numWorkerThreads', numWorkerThreads);
+  positiveInteger('maxMessageBytes', backendOptions.maxMessageBytes);
+  positiveInteger('heartbeatMs', backendOptions.heartbeatMs);
+  positiveInteger('deadAfterHeartbeats', backendOptions.deadAfterHeartbeats);
   for (const d of backendOptions.devices ?? []) if (!/^(cpu|gpu(:\d+)?)$/.test(d)) throw new RpcError('DEVICE_MAP', `invalid device '${d}' in backendOptions.devices`);
   return { rpcTimeout, numWorkerThreads };
 }
 
-/** Joins the RPC group: rendezvous, agent, connections to every peer (torch.distributed.rpc.init_rpc). */
+type Record_ = WorkerRecord & { deviceMaps?: DeviceMaps };
+
+/**
+ * Joins the RPC group (torch.distributed.rpc.init_rpc): rendezvous, agent, connections to
+ * every peer. With a `worldSize`, every rank in [0, worldSize) meets at the rendezvous; without
+ * one, rank 0 starts a group and every other worker joins the running group (Note [Membership]).
+ */
 export async function initRpc(name: string, opts: InitOptions): Promise<void> {
   if (maybeRpcState()) throw new RpcError('ALREADY_INITIALIZED', 'RPC is already initialized');
   const { rpcTimeout, numWorkerThreads } = checkOptions(name, opts);
   const b = opts.backendOptions ?? {};
-  const self = new WorkerInfo(name, opts.rank);
+  const dynamic = opts.worldSize === undefined;
+  const hostsStore = opts.rank === 0;
   const maxMessageBytes = b.maxMessageBytes ?? 1 << 30;
+  const timeout = rpcTimeout * 1000 || 60_000;
+  let store: RendezvousStore | null = null;
   const agent = new Agent({
-    self,
+    self: new WorkerInfo(name, opts.rank ?? -1),
     numWorkerThreads,
     batchMessages: b.batchMessages ?? true,
     maxMessageBytes,
     heartbeatMs: b.heartbeatMs ?? 1000,
+    deadAfterHeartbeats: b.deadAfterHeartbeats ?? 3,
     curve: b.curve ? { publicKey: b.curve.publicKey, secretKey: b.curve.secretKey } : null,
     onProtocolError: b.onProtocolError ?? ((e) => console.warn(`[wiregrad rpc ${name}] ${e.message}`)),
+    onPeerGone: (info, reason) => {
+      store?.remove(info.name);
+      emitLeave(info, reason);
+    },
+    admit: (payload, from) => {
+      const r = payload as Record_;
+      if (r?.name !== from || !Number.isInteger(r.rank)) throw new RpcError('PROTOCOL', `malformed JOIN_REQ from '${from}'`);
+      const info = new WorkerInfo(r.name, r.rank);
+      agent.addPeer(peerSpec(name, b, r, info));
+      emitJoin(info);
+    },
   });
-  resetBarrier(opts.worldSize);
+  if (b.curve?.serverKeys) for (const key of Object.values(b.curve.serverKeys)) agent.allowedKeys.add(key);
+  installHandlers(agent);
+  for (const [type, handler] of Object.entries(rpcAutogradHooks().handlers ?? {})) agent.registerHandler(Number(type) as MessageType, handler!);
   try {
-    rpcAutogradHooks().onInit?.(opts.rank, opts.worldSize);
-    installHandlers(agent);
-    for (const [type, handler] of Object.entries(rpcAutogradHooks().handlers ?? {})) agent.registerHandler(Number(type) as MessageType, handler!);
     const initMethod = b.initMethod ?? 'env://';
     const address = await advertisedAddress(await agent.bind(b.listenAddress ?? 'tcp://127.0.0.1:0'), storeAddress(initMethod));
-    const record: WorkerRecord & { deviceMaps: DeviceMaps } = {
-      name, rank: opts.rank, address, publicKey: b.curve?.publicKey ?? null, maxMessageBytes, deviceMaps: b.deviceMaps ?? {},
-    };
-    const records = (await rendezvous(initMethod, record, opts.worldSize, rpcTimeout * 1000 || 60_000)) as (WorkerRecord & { deviceMaps?: DeviceMaps })[];
+    const record: Record_ = { name, rank: opts.rank ?? -1, address, publicKey: b.curve?.publicKey ?? null, maxMessageBytes, deviceMaps: b.deviceMaps ?? {} };
+    let records: Record_[];
+    let rank: number;
+    if (hostsStore) {
+      store = await RendezvousStore.start(storeAddress(initMethod));
+      records = await store.rendezvous(record, opts.worldSize ?? 1, timeout);
+      rank = 0;
+    } else {
+      ({ workers: records, rank } = await requestRendezvous(initMethod, record, dynamic, timeout));
+    }
+    const self = new WorkerInfo(name, rank);
+    agent.setSelf(self);
     validateDeviceMaps(name, b.deviceMaps ?? {}, records.map((r) => r.name));
-    agent.connect(
-      records.map((r) => ({
-        info: r.name === name ? self : new WorkerInfo(r.name, r.rank),
-        address: r.address,
-        publicKey: b.curve?.serverKeys?.[r.name] ?? r.publicKey,
-        maxMessageBytes: r.maxMessageBytes,
-        outMap: canonicalMap(b.deviceMaps?.[r.name]),
-        inMap: reverseMap(r.deviceMaps?.[name]),
-      })),
-    );
-    setRpcState({ agent, self, worldSize: opts.worldSize, defaultTimeoutMs: rpcTimeout * 1000, shuttingDown: false });
+    resetBarrier();
+    rpcAutogradHooks().onInit?.(rank, opts.worldSize ?? records.length);
+    agent.connect(records.map((r) => peerSpec(name, b, r, r.name === name ? self : new WorkerInfo(r.name, r.rank))));
+    setRpcState({ agent, self, dynamic, store, defaultTimeoutMs: rpcTimeout * 1000, shuttingDown: false });
+    if (dynamic && !hostsStore) await announce(agent, { ...record, rank }, timeout);
   } catch (e) {
+    if (maybeRpcState()?.agent === agent) setRpcState(null);
+    store?.close();
     await agent.close();
+    rpcAutogradHooks().onShutdown?.();
     throw e;
   }
+}
+
+function peerSpec(self: string, b: BackendOptions, r: Record_, info: WorkerInfo): PeerSpec {
+  return {
+    info,
+    address: r.address,
+    publicKey: b.curve?.serverKeys?.[r.name] ?? r.publicKey,
+    maxMessageBytes: r.maxMessageBytes,
+    outMap: canonicalMap(b.deviceMaps?.[r.name]),
+    inMap: reverseMap(r.deviceMaps?.[self]),
+  };
+}
+
+/** A joiner tells every member of the table who it is (JOIN_REQ) before initRpc resolves (Note [Membership]). */
+async function announce(agent: Agent, record: Record_, timeoutMs: number): Promise<void> {
+  const others = agent.workerInfos().filter((w) => w !== agent.self);
+  const results = await Promise.allSettled(others.map((w) => agent.send(w, { type: MessageType.JOIN_REQ, payload: record }, timeoutMs)));
+  results.forEach((r, i) => {
+    // a member that died meanwhile is not one any more; any other refusal fails the join
+    if (r.status === 'rejected' && (r.reason as RpcError).code !== 'PEER_DISCONNECTED') {
+      throw new RpcError('RENDEZVOUS', `${others[i]} refused to admit ${agent.self}: ${(r.reason as Error).message}`);
+    }
+    if (r.status === 'rejected') agent.removePeer(others[i]!.name, 'dead');
+  });
 }
 
 function callMessage(fn: unknown, args: unknown[]): { type: MessageType; payload: { fn: string; args: unknown[] } } {
@@ -193,9 +254,10 @@ export interface ShutdownOptions {
 }
 
 /**
- * Leaves the group. Graceful (default): every worker's outstanding calls settle, then an
- * all-worker barrier (Note [Shutdown barrier]); then every socket closes. Afterwards every
- * call rejects with "RPC has not been initialized".
+ * Leaves the group. Graceful (default): this worker's outstanding calls settle, then, in a
+ * group of fixed worldSize, an all-worker barrier among the live members (Note [Shutdown
+ * barrier]); a worker that joined a running group just tells every member it leaves. Then
+ * every socket closes. Afterwards every call rejects with "RPC has not been initialized".
  */
 export async function shutdown(opts: ShutdownOptions = {}): Promise<void> {
   const s = maybeRpcState();
@@ -205,10 +267,11 @@ export async function shutdown(opts: ShutdownOptions = {}): Promise<void> {
   const timeout = (opts.timeout ?? 60) * 1000;
   let error: unknown = null;
   try {
-    if (opts.graceful !== false) await shutdownBarrier(s, timeout);
+    if (opts.graceful !== false) await (s.dynamic && s.self.id !== 0 ? leaveGroup(s, timeout) : shutdownBarrier(s, timeout));
   } catch (e) {
     error = e;
   } finally {
+    s.store?.close();
     await s.agent.close();
     rpcAutogradHooks().onShutdown?.();
     resetRRefContext();

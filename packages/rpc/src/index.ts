@@ -5,6 +5,8 @@ import './rref/rrefWire.js';
 export { initRpc, rpcSync, rpcAsync, remote, shutdown, getWorkerInfo, getWorkerInfos, getRpcTimeout, setRpcTimeout, getRRefDebugInfo, getRpcStats, curveKeyPair, register } from './api.js';
 export type { BackendOptions, InitOptions, CallOptions, ShutdownOptions } from './api.js';
 export { Future, waitAll } from './future.js';
+export { onWorkerJoin, onWorkerLeave } from './membership.js';
+export type { LeaveReason } from './membership.js';
 export { RRef, setRRefBackward } from './rref/rref.js';
 export type { GloballyUniqueId } from './rref/globallyUniqueId.js';
 export { WorkerInfo } from './agent/workerInfo.js';

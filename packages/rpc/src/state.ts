@@ -1,12 +1,16 @@
 import type { Agent } from './agent/agent.js';
 import type { WorkerInfo } from './agent/workerInfo.js';
+import type { RendezvousStore } from './rendezvous/store.js';
 import { NOT_INITIALIZED_MESSAGE, RpcError } from './errors.js';
 
 /** The module-level RPC state of this worker (one per process or worker_threads thread, as in PyTorch). */
 export interface RpcState {
   agent: Agent;
   self: WorkerInfo;
-  worldSize: number;
+  /** joined without a worldSize: shutdown() leaves instead of waiting at a barrier (Note [Membership]) */
+  dynamic: boolean;
+  /** the rendezvous store, on rank 0 (Note [Rendezvous]) */
+  store: RendezvousStore | null;
   /** default timeout for new calls, in ms; 0 = none */
   defaultTimeoutMs: number;
   shuttingDown: boolean;

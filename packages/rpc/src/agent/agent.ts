@@ -2,12 +2,13 @@ import { Context, Dealer, Router, context as threadContext, type Reply } from 'z
 import { startZap } from './zap.js';
 import { RpcError } from '../errors.js';
 import { splitBatch } from '../messages/batch.js';
-import { decodeHeader, decodeMessage, encodeMessage, type Message } from '../messages/message.js';
+import { HEADER_BYTES, decodeHeader, decodeMessage, encodeMessage, type Message } from '../messages/message.js';
 import { MessageType, messageKind, messageTypeName } from '../messages/messageType.js';
 import { endOfTurn } from './endOfTurn.js';
 import { Limiter } from './limiter.js';
 import { PendingCalls } from './pendingCalls.js';
-import { watchConnection } from './peerWatch.js';
+import { Liveness } from './liveness.js';
+import type { LeaveReason } from '../membership.js';
 import { exceptionPayload } from './remoteError.js';
 import { SendQueue } from './sendQueue.js';
 import { TrafficStats } from './trafficStats.js';
@@ -19,17 +20,21 @@ const LINGER_MS = 1000;
 
 export type { AgentOptions, CurveKeys, Handler } from './options.js';
 
-interface Peer {
+/** What the rendezvous (or a JOIN_REQ) tells of a peer: enough to connect to it. */
+export interface PeerSpec {
   info: WorkerInfo;
-  dealer: Dealer;
-  queue: SendQueue;
+  address: string;
+  publicKey: string | null;
   /** device map from this worker to the peer, and the reverse of the peer's map to this worker */
   outMap: Record<string, string>;
   inMap: Record<string, string>;
   /** the largest frame the peer accepts */
   maxMessageBytes: number;
-  /** disconnected for longer than three heartbeats */
-  down: boolean;
+}
+
+interface Peer extends PeerSpec {
+  dealer: Dealer;
+  queue: SendQueue;
 }
 
 /**
@@ -42,9 +47,9 @@ interface Peer {
  * A request holds its slot until it answers, nested calls it awaits included: like sync UDFs
  * on PyTorch's thread pool, chains of nested calls that need more than numWorkerThreads
  * slots on one worker at once wait for each other until their timeouts (raise it for them).
- * Heartbeats on every DEALER let ZeroMQ notice a dead or hung peer; then its pending and
- * new calls fail with PEER_DISCONNECTED (Note [Peer liveness]). `close()` closes every
- * socket (zeromq aborts the process if a thread exits with sockets open).
+ * Peers come and go (Note [Membership]); a dead or departed peer's pending and new calls fail
+ * with PEER_DISCONNECTED (Note [Peer liveness]). `close()` closes every socket (Note
+ * [Teardown never aborts]).
  */
 export class Agent {
   readonly router: Router;
@@ -52,9 +57,12 @@ export class Agent {
   private readonly peers = new Map<string, Peer>();
   private readonly byName = new Map<string, WorkerInfo>();
   private readonly byId = new Map<number, WorkerInfo>();
+  /** workers that left or died, by name and by id, for a clear error when they are called */
+  private readonly departed = new Map<string | number, { info: WorkerInfo; reason: LeaveReason }>();
   private readonly pending = new PendingCalls();
   private readonly handlers = new Map<number, Handler>();
   private readonly limiter: Limiter;
+  private readonly liveness: Liveness;
   private closed = false;
   /**
    * A peer can finish the rendezvous and call before this worker has read the rendezvous
@@ -70,7 +78,7 @@ export class Agent {
   private readonly zap: Reply | null = null;
   /** bytes and messages this agent sent and received (requests and responses) */
   readonly stats = new TrafficStats();
-  /** listen addresses of the peers by rank (diagnostics and tests) */
+  /** listen addresses of the peers by id (diagnostics, tests and JOIN_REQ announcements) */
   readonly peerAddresses = new Map<number, string>();
   /** public keys allowed to connect when CURVE is on */
   readonly allowedKeys = new Set<string>();
@@ -84,14 +92,28 @@ export class Agent {
       linger: LINGER_MS,
       maxMessageSize: opts.maxMessageBytes,
       mandatory: false,
+      // a worker that rejoins under its name (or reconnects) takes its identity over
+      handover: true,
       ...(opts.curve ? { curveServer: true, curvePublicKey: opts.curve.publicKey, curveSecretKey: opts.curve.secretKey, zapDomain: 'wiregrad' } : {}),
     });
     this.routerQueue = new SendQueue(this.router, opts.batchMessages);
     this.limiter = new Limiter(opts.numWorkerThreads);
+    this.liveness = new Liveness(opts.heartbeatMs, opts.deadAfterHeartbeats, {
+      ping: (name) => {
+        const info = this.byName.get(name);
+        return info ? this.send(info, { type: MessageType.HEARTBEAT_REQ, payload: null }, 0) : Promise.resolve();
+      },
+      dead: (name) => this.removePeer(name, 'dead'),
+    });
   }
 
   get self(): WorkerInfo {
     return this.opts.self;
+  }
+
+  /** The id is known once the rendezvous answered (a joiner gets it from the store). */
+  setSelf(info: WorkerInfo): void {
+    this.opts.self = info;
   }
 
   async bind(address: string): Promise<string> {
@@ -105,33 +127,65 @@ export class Agent {
     return this.address;
   }
 
-  /** Connects a DEALER to every peer (this worker included: self-calls go over the wire too). */
-  connect(peers: (Omit<Peer, 'dealer' | 'queue' | 'down'> & { address: string; publicKey: string | null })[]): void {
-    for (const p of peers) {
-      if (p.publicKey) this.allowedKeys.add(p.publicKey);
-      this.peerAddresses.set(p.info.id, p.address);
-      const dealer = new Dealer({
-        context: this.context,
-        routingId: this.self.name,
-        linger: LINGER_MS,
-        maxMessageSize: this.opts.maxMessageBytes,
-        heartbeatInterval: this.opts.heartbeatMs,
-        heartbeatTimeout: this.opts.heartbeatMs * 3,
-        heartbeatTimeToLive: this.opts.heartbeatMs * 3,
-        reconnectInterval: 100,
-        ...(this.opts.curve && p.publicKey
-          ? { curvePublicKey: this.opts.curve.publicKey, curveSecretKey: this.opts.curve.secretKey, curveServerKey: p.publicKey }
-          : {}),
-      });
-      dealer.connect(p.address);
-      const peer: Peer = { info: p.info, dealer, queue: new SendQueue(dealer, this.opts.batchMessages), outMap: p.outMap, inMap: p.inMap, maxMessageBytes: p.maxMessageBytes, down: false };
-      this.peers.set(p.info.name, peer);
-      this.byName.set(p.info.name, p.info);
-      this.byId.set(p.info.id, p.info);
-      void this.responseLoop(peer);
-      this.watchPeer(peer);
-    }
+  /** Connects a DEALER to every peer of the rendezvous (this worker included: self-calls go over the wire too). */
+  connect(peers: PeerSpec[]): void {
+    for (const p of peers) this.addPeer(p);
     this.markConnected();
+  }
+
+  /** Adds a member (Note [Membership]); a worker that rejoins under a departed name is a new member. */
+  addPeer(p: PeerSpec): void {
+    if (this.closed) return;
+    if (this.peers.has(p.info.name)) throw new RpcError('INVALID_ARGUMENT', `RPC worker name ${p.info.name} is not unique`);
+    if (p.publicKey) this.allowedKeys.add(p.publicKey);
+    this.peerAddresses.set(p.info.id, p.address);
+    const dealer = new Dealer({
+      context: this.context,
+      routingId: this.self.name,
+      linger: LINGER_MS,
+      maxMessageSize: this.opts.maxMessageBytes,
+      heartbeatInterval: this.opts.heartbeatMs,
+      heartbeatTimeout: this.opts.heartbeatMs * 3,
+      heartbeatTimeToLive: this.opts.heartbeatMs * 3,
+      reconnectInterval: 100,
+      ...(this.opts.curve && p.publicKey
+        ? { curvePublicKey: this.opts.curve.publicKey, curveSecretKey: this.opts.curve.secretKey, curveServerKey: p.publicKey }
+        : {}),
+    });
+    dealer.connect(p.address);
+    const peer: Peer = { ...p, dealer, queue: new SendQueue(dealer, this.opts.batchMessages) };
+    this.peers.set(p.info.name, peer);
+    this.byName.set(p.info.name, p.info);
+    this.byId.set(p.info.id, p.info);
+    this.departed.delete(p.info.name);
+    if (p.info !== this.self) this.liveness.track(p.info.name);
+    void this.responseLoop(peer);
+  }
+
+  /**
+   * Removes a member that left or died: its pending calls fail with PEER_DISCONNECTED naming it,
+   * its DEALER closes, and `onPeerGone` tells the layers above (Note [Membership]).
+   */
+  removePeer(name: string, reason: LeaveReason): void {
+    const peer = this.peers.get(name);
+    if (!peer || peer.info === this.self) return;
+    this.peers.delete(name);
+    this.byName.delete(name);
+    this.byId.delete(peer.info.id);
+    this.liveness.forget(name);
+    const gone = { info: peer.info, reason };
+    this.departed.set(name, gone);
+    this.departed.set(peer.info.id, gone);
+    this.pending.failAll(peer.info, () => goneError(peer.info, reason, this.liveness.windowMs));
+    peer.dealer.linger = 0;
+    peer.dealer.close();
+    this.opts.onPeerGone(peer.info, reason);
+  }
+
+  /** The error for a call to a worker that left or died, or null if `to` never was a member. */
+  departure(to: string | number): RpcError | null {
+    const gone = this.departed.get(to);
+    return gone ? goneError(gone.info, gone.reason, this.liveness.windowMs) : null;
   }
 
   registerHandler(type: MessageType, handler: Handler): void {
@@ -158,8 +212,7 @@ export class Agent {
   send(to: WorkerInfo, msg: Omit<Message, 'id'>, timeoutMs: number): Promise<Message> {
     if (this.closed) return Promise.reject(new RpcError('SHUTDOWN', 'RPC agent is shut down'));
     const peer = this.peers.get(to.name);
-    if (!peer) return Promise.reject(new RpcError('UNKNOWN_WORKER', `Unknown destination worker ${to.name}`));
-    if (peer.down) return Promise.reject(new RpcError('PEER_DISCONNECTED', `${to} is unreachable (no heartbeat for ${this.opts.heartbeatMs * 3} ms)`));
+    if (!peer || peer.info !== to) return Promise.reject(this.departure(to.name) ?? new RpcError('UNKNOWN_WORKER', `Unknown destination worker ${to.name}`));
     const { id, answer } = this.pending.open(to, timeoutMs);
     let frames: Uint8Array[];
     try {
@@ -177,6 +230,7 @@ export class Agent {
   private async responseLoop(peer: Peer): Promise<void> {
     try {
       for await (const received of peer.dealer) {
+        this.liveness.heard(peer.info.name);
         for (const frames of this.split(received)) {
           let msg: Message;
           this.stats.received(frames);
@@ -192,22 +246,10 @@ export class Agent {
         }
       }
     } catch (e) {
-      if (!this.closed) this.opts.onProtocolError(new RpcError('PROTOCOL', `response loop for ${peer.info} ended: ${(e as Error).message}`));
+      if (!this.closed && this.peers.get(peer.info.name) === peer) {
+        this.opts.onProtocolError(new RpcError('PROTOCOL', `response loop for ${peer.info} ended: ${(e as Error).message}`));
+      }
     }
-  }
-
-  /** A peer that is down fails its pending calls and refuses new ones (Note [Peer liveness]). */
-  private watchPeer(peer: Peer): void {
-    void watchConnection(peer.dealer, this.opts.heartbeatMs * 3, {
-      closed: () => this.closed,
-      up: () => {
-        peer.down = false;
-      },
-      down: () => {
-        peer.down = true;
-        this.pending.failAll(peer.info, () => new RpcError('PEER_DISCONNECTED', `lost the connection to ${peer.info} (it stopped answering heartbeats)`));
-      },
-    });
   }
 
   private async serveLoop(): Promise<void> {
@@ -219,8 +261,13 @@ export class Agent {
         // (or for slow requests) requests are served concurrently.
         const idle = this.limiter.idle;
         const name = Buffer.from(identity!.buffer, identity!.byteOffset, identity!.byteLength).toString();
+        this.liveness.heard(name);
         let served: Promise<void> | null = null;
-        for (const frames of this.split(received)) served = this.limiter.run(() => this.serve(identity!, name, frames));
+        for (const frames of this.split(received)) {
+          // Note [Peer liveness]: heartbeats are answered at once, never behind the numWorkerThreads queue
+          if (isHeartbeat(frames)) void this.answer(identity!, this.byName.get(name), decodeHeader(frames[0]).id, { type: MessageType.HEARTBEAT_RESP, payload: null });
+          else served = this.limiter.run(() => this.serve(identity!, name, frames));
+        }
         if (idle && served) await Promise.race([served, endOfTurn()]);
       }
     } catch (e) {
@@ -232,7 +279,7 @@ export class Agent {
   private async serve(identity: Uint8Array, name: string, frames: Uint8Array[]): Promise<void> {
     this.stats.received(frames);
     if (!this.byName.has(name)) await this.connected;
-    const from = this.byName.get(name);
+    let from = this.byName.get(name);
     let id: number | undefined;
     let reply: Omit<Message, 'id'>;
     try {
@@ -240,7 +287,18 @@ export class Agent {
       id = header.id;
       switch (messageKind(header.type)) {
         case 'request': {
-          if (!from) throw new RpcError('PROTOCOL', `request from an unknown worker '${name}'`);
+          if (header.type === MessageType.JOIN_REQ) {
+            this.opts.admit(decodeMessage(frames, { deviceMap: {}, peer: -1 }, header).payload, name);
+            from = this.byName.get(name);
+            reply = { type: MessageType.JOIN_RESP, payload: null };
+            break;
+          }
+          if (!from) throw this.departure(name) ?? new RpcError('PROTOCOL', `request from an unknown worker '${name}'`);
+          if (header.type === MessageType.LEAVE_REQ) {
+            this.removePeer(name, 'left');
+            reply = { type: MessageType.LEAVE_RESP, payload: null };
+            break;
+          }
           const msg = decodeMessage(frames, { deviceMap: this.peers.get(from.name)!.inMap, peer: from.id }, header);
           reply = await this.dispatch(msg, from);
           break;
@@ -256,6 +314,11 @@ export class Agent {
       if (id === undefined) return;
       reply = { type: MessageType.EXCEPTION, payload: exceptionPayload(e, this.self) };
     }
+    await this.answer(identity, from, id, reply);
+  }
+
+  /** Sends the answer to request `id` back to the caller's identity. */
+  private async answer(identity: Uint8Array, from: WorkerInfo | undefined, id: number, reply: Omit<Message, 'id'>): Promise<void> {
     if (this.closed) return;
     const peer = from && this.peers.get(from.name);
     let out: Uint8Array[];
@@ -286,7 +349,21 @@ export class Agent {
     return handler(msg, from);
   }
 
-  /** Closes every socket; pending calls fail with SHUTDOWN. */
+  /**
+   * Closes every socket; pending calls fail with SHUTDOWN.
+   * Note [Teardown never aborts]
+   * zeromq.js aborts the process (`terminate called after throwing an instance of
+   * 'Napi::Error'`, exit 134) when a worker_threads thread ends or is terminated while a
+   * receive is still pending on any of its sockets or observers. Closing a socket settles its
+   * pending receive, but a socket's event observer (`socket.events`) stays open after its
+   * socket closed: minimal repro, in a thread: `const d = new Dealer(); d.connect(addr);
+   * (async () => { for await (const e of d.events) {} })(); d.close();` then
+   * `worker.terminate()` from the main thread aborts; closing `d.events` first does not.
+   * So this agent opens no observer (Note [Peer liveness]) and close() closes every socket
+   * it opened (the ROUTER, every DEALER, the ZAP handler); the rendezvous store closes its
+   * own. A thread terminated before shutdown() resolved still has open receives: call
+   * shutdown() first (see the teardown spec).
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     // queued messages go out first, unless a peer stopped reading (then its send never ends)
@@ -295,12 +372,25 @@ export class Agent {
     await Promise.race([drained, new Promise((r) => (timer = setTimeout(r, LINGER_MS)))]);
     clearTimeout(timer);
     this.closed = true;
+    this.liveness.stop();
     this.markConnected();
     this.pending.failAll(null, () => new RpcError('SHUTDOWN', 'RPC agent shut down while the call was pending'));
     this.router.close();
     for (const p of this.peers.values()) p.dealer.close();
     this.zap?.close();
   }
+}
+
+function goneError(info: WorkerInfo, reason: LeaveReason, windowMs: number): RpcError {
+  return new RpcError(
+    'PEER_DISCONNECTED',
+    reason === 'dead' ? `lost the connection to ${info} (it stopped answering heartbeats for ${windowMs} ms)` : `${info} left the group (shutdown)`,
+  );
+}
+
+function isHeartbeat(frames: Uint8Array[]): boolean {
+  const head = frames[0];
+  return frames.length === 1 && head !== undefined && head.byteLength >= HEADER_BYTES && (head[2]! | (head[3]! << 8)) === MessageType.HEARTBEAT_REQ;
 }
 
 /** A frame above the peer's ZMQ_MAXMSGSIZE would only make ZeroMQ drop the connection: refuse it here. */

@@ -19,7 +19,7 @@ function protocolError(f: () => unknown): RpcError & { messageId?: number } {
 }
 
 describe('MessageType', () => {
-  it("has every numeric value of PyTorch's message.h", () => {
+  it("has every numeric value of PyTorch's message.h, plus wiregrad's liveness and membership messages", () => {
     expect(MessageTypeFlags).toEqual({ REQUEST_TYPE: 0x100, RESPONSE_TYPE: 0x200 });
     expect(MessageType).toEqual({
       SCRIPT_CALL: 0x100, SCRIPT_RET: 0x201, PYTHON_CALL: 0x102, PYTHON_RET: 0x203,
@@ -29,6 +29,7 @@ describe('MessageType', () => {
       FORWARD_AUTOGRAD_REQ: 0x10f, FORWARD_AUTOGRAD_RESP: 0x210, BACKWARD_AUTOGRAD_REQ: 0x111, BACKWARD_AUTOGRAD_RESP: 0x212,
       CLEANUP_AUTOGRAD_CONTEXT_REQ: 0x113, CLEANUP_AUTOGRAD_CONTEXT_RESP: 0x214, RUN_WITH_PROFILING_REQ: 0x115, RUN_WITH_PROFILING_RESP: 0x216,
       RREF_BACKWARD_REQ: 0x117, RREF_BACKWARD_RESP: 0x218, EXCEPTION: 0x237, UNKNOWN: 0x3c,
+      HEARTBEAT_REQ: 0x140, HEARTBEAT_RESP: 0x241, JOIN_REQ: 0x142, JOIN_RESP: 0x243, LEAVE_REQ: 0x144, LEAVE_RESP: 0x245,
     });
   });
 

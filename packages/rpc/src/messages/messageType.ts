@@ -32,6 +32,13 @@ export const MessageType = {
   RREF_BACKWARD_RESP: 0x218,
   EXCEPTION: 0x237,
   UNKNOWN: 0x3c,
+  // wiregrad's own (PyTorch's world is fixed and has no liveness messages): Note [Peer liveness], Note [Membership]
+  HEARTBEAT_REQ: 0x140,
+  HEARTBEAT_RESP: 0x241,
+  JOIN_REQ: 0x142,
+  JOIN_RESP: 0x243,
+  LEAVE_REQ: 0x144,
+  LEAVE_RESP: 0x245,
 } as const;
 
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
@@ -79,6 +86,9 @@ export function messageKind(t: MessageType): MessageKind {
     case MessageType.CLEANUP_AUTOGRAD_CONTEXT_REQ:
     case MessageType.RUN_WITH_PROFILING_REQ:
     case MessageType.RREF_BACKWARD_REQ:
+    case MessageType.HEARTBEAT_REQ:
+    case MessageType.JOIN_REQ:
+    case MessageType.LEAVE_REQ:
       return 'request';
     case MessageType.SCRIPT_RET:
     case MessageType.PYTHON_RET:
@@ -91,6 +101,9 @@ export function messageKind(t: MessageType): MessageKind {
     case MessageType.CLEANUP_AUTOGRAD_CONTEXT_RESP:
     case MessageType.RUN_WITH_PROFILING_RESP:
     case MessageType.RREF_BACKWARD_RESP:
+    case MessageType.HEARTBEAT_RESP:
+    case MessageType.JOIN_RESP:
+    case MessageType.LEAVE_RESP:
       return 'response';
     case MessageType.EXCEPTION:
       return 'exception';

@@ -141,8 +141,9 @@ export class RRef<T = unknown> {
   }
 
   owner(): WorkerInfo {
-    const info = rpcState().agent.workerInfoById(this.ownerId);
-    if (!info) throw new RpcError('UNKNOWN_WORKER', `owner ${this.ownerId} of ${this} is not a known worker`);
+    const { agent } = rpcState();
+    const info = agent.workerInfoById(this.ownerId);
+    if (!info) throw agent.departure(this.ownerId) ?? new RpcError('UNKNOWN_WORKER', `owner ${this.ownerId} of ${this} is not a known worker`);
     return info;
   }
 

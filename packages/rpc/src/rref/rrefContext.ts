@@ -108,7 +108,7 @@ const CONTROL_RETRIES = 5;
 export async function sendControl(to: number, type: MessageType, payload: unknown): Promise<void> {
   const { agent } = rpcState();
   const info = agent.workerInfoById(to);
-  if (!info) throw new RpcError('UNKNOWN_WORKER', `Unknown destination worker rank ${to}`);
+  if (!info) throw agent.departure(to) ?? new RpcError('UNKNOWN_WORKER', `Unknown destination worker rank ${to}`);
   let last: unknown;
   for (let attempt = 0; attempt < CONTROL_RETRIES; attempt++) {
     try {
@@ -116,7 +116,7 @@ export async function sendControl(to: number, type: MessageType, payload: unknow
       return;
     } catch (e) {
       last = e;
-      if (e instanceof RpcError && (e.code === 'SHUTDOWN' || e.code === 'REMOTE')) break;
+      if (e instanceof RpcError && (e.code === 'SHUTDOWN' || e.code === 'REMOTE' || e.code === 'PEER_DISCONNECTED')) break;
     }
   }
   throw last;

@@ -1,0 +1,25 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const bootstrap = fileURLToPath(new URL('./fixtures/processBootstrap.mjs', import.meta.url));
+
+/**
+ * Note [Teardown never aborts] in agent.ts: a worker_threads thread running an RPC worker,
+ * terminated or ending by itself after shutdown(), must not take its process down with
+ * zeromq.js's `terminate called after throwing an instance of 'Napi::Error'` (exit 134).
+ */
+describe('a process hosting an RPC worker in a worker_threads thread survives every teardown order', () => {
+  for (const how of ['graceful', 'abrupt'] as const) {
+    for (const end of ['terminate', 'natural'] as const) {
+      for (const rref of ['none', 'alive', 'released'] as const) {
+        it(`shutdown ${how}, thread ${end === 'terminate' ? 'terminated' : 'ends by itself'}, RRefs ${rref}: 5 runs, exit code 0, no signal`, () => {
+          const r = spawnSync(process.execPath, ['--conditions=source', bootstrap, './teardownMain.ts', how, end, rref], { encoding: 'utf8', timeout: 60_000 });
+          expect({ status: r.status, signal: r.signal, stderr: r.stderr }).toEqual({ status: 0, signal: null, stderr: '' });
+          expect(r.stdout).toContain('all runs done');
+          expect(r.stdout.match(/thread exit (\d+)/g)).toEqual(Array(5).fill(end === 'terminate' ? 'thread exit 1' : 'thread exit 0'));
+        }, 90_000);
+      }
+    }
+  }
+});
