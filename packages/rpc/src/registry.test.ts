@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as T from '@wiregrad/tensor';
-import { functionName, isBuiltin, lookupFunction, register } from './registry.js';
+import { BUILTIN_OPS, builtinNames, functionName, isBuiltin, lookupFunction, register } from './registry.js';
 
 describe('function registry (Note [Functions travel by name])', () => {
   it('pre-registers every tensor function under its export name, so the function itself can be passed', () => {
@@ -13,9 +13,22 @@ describe('function registry (Note [Functions travel by name])', () => {
   });
 
   it("never exposes the tensor package's plumbing to peers", () => {
-    for (const name of ['setAutogradHooks', 'installAutogradMethods', 'registerKernel', 'registerTransfer', 'runKernel', 'getKernel', 'onStorageDispose']) {
+    for (const name of ['setAutogradHooks', 'installAutogradMethods', 'registerKernel', 'registerTransfer', 'runKernel', 'getKernel', 'onStorageDispose', 'shutdownThreadPool', 'gpuCompilations', 'getNumThreads', 'setNumThreads', 'emptyCache', 'dispose', 'tidy', 'add_', 'fill_', 'to']) {
       expect(lookupFunction(name), name).toBeUndefined();
     }
+  });
+
+  it('builtins are exactly the allow-list of tensor ops (Note [Builtin operators]), each an export of @wiregrad/tensor', () => {
+    expect(builtinNames()).toEqual([...BUILTIN_OPS].sort());
+    expect(builtinNames()).toEqual([
+      'abs', 'adaptiveAvgPool2d', 'add', 'arange', 'argmax', 'argmin', 'avgPool2d', 'bmm', 'cat', 'chunk', 'clamp', 'clone', 'contiguous', 'conv1d', 'conv2d',
+      'cos', 'detach', 'div', 'dot', 'empty', 'eq', 'exp', 'expand', 'eye', 'flatten', 'full', 'fullLike', 'gather', 'ge', 'gelu', 'gt', 'indexAdd',
+      'indexSelect', 'le', 'linspace', 'log', 'log1p', 'logSoftmax', 'logicalNot', 'logsumexp', 'lt', 'maskedFill', 'matmul', 'max', 'maxPool2d',
+      'maxPool2dWithIndices', 'maximum', 'mean', 'min', 'minimum', 'mm', 'mul', 'narrow', 'ne', 'neg', 'oneHot', 'ones', 'onesLike', 'outer', 'permute',
+      'pow', 'prod', 'rand', 'randLike', 'randint', 'randn', 'randnLike', 'relu', 'reshape', 'rsqrt', 'scalarTensor', 'scatterAdd', 'select', 'sigmoid',
+      'sign', 'silu', 'sin', 'slice', 'softmax', 'softplus', 'split', 'sqrt', 'squeeze', 'stack', 'std', 'sub', 'sum', 't', 'tanh', 'tensor', 'transpose',
+      'unsqueeze', 'var', 'view', 'where', 'zeros', 'zerosLike',
+    ]);
   });
 
   it('user functions travel by their registered name and are not builtins', () => {

@@ -18,9 +18,9 @@ const nameOf = new Map<Fn, string>();
 /**
  * Note [Functions travel by name]
  * PyTorch pickles Python functions; wiregrad sends only a registered name, so nothing runs on
- * a worker that the worker did not register itself. Every exported @wiregrad/tensor function
- * is registered under its export name (its plumbing aside), so `rpcSync('w1', add, [a, b])`
- * works like `rpc_sync("w1", torch.add, (a, b))`.
+ * a worker that the worker did not register itself. The tensor ops of Note [Builtin operators]
+ * are registered under their export names, so `rpcSync('w1', add, [a, b])` works like
+ * `rpc_sync("w1", torch.add, (a, b))`.
  */
 export function register(name: string, fn: Fn): void {
   if (typeof name !== 'string' || name.length === 0) throw new RpcError('INVALID_ARGUMENT', 'register(name, fn) needs a non-empty name');
@@ -46,22 +46,46 @@ export function functionName(fn: unknown): string {
   return name;
 }
 
-function isClass(v: unknown): boolean {
-  return typeof v === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(v));
-}
-
 /**
- * The tensor package's plumbing (kernel registration and dispatch, autograd and storage hooks)
- * is exported too, but no peer may call it: a remote setAutogradHooks would rewire a worker.
+ * Note [Builtin operators]
+ * PyTorch's builtin operators (what rpc_sync sends as a SCRIPT_CALL: torch.add, torch.ones...)
+ * are tensor ops. The tensor package exports more than ops (kernel registration, storage and
+ * cache control, thread pool and device plumbing), and no peer may call those: so builtins
+ * are this explicit allow-list of @wiregrad/tensor ops, not "every export but a deny-pattern".
+ * In-place ops are left out (they would mutate the callee's copy of an argument, which PyTorch's
+ * builtins never do to a caller's tensor), as is anything that is not a pure function of its
+ * arguments. A new op becomes callable by name when it is added here.
  */
-const INFRASTRUCTURE = /^(register|install|set|on)[A-Z]|Kernel/;
+export const BUILTIN_OPS = [
+  // creation
+  'tensor', 'scalarTensor', 'zeros', 'ones', 'full', 'empty', 'eye', 'arange', 'linspace', 'rand', 'randn', 'randint',
+  'zerosLike', 'onesLike', 'fullLike', 'randLike', 'randnLike', 'oneHot',
+  // elementwise
+  'abs', 'neg', 'sign', 'exp', 'log', 'log1p', 'sqrt', 'rsqrt', 'sin', 'cos', 'tanh', 'sigmoid', 'relu', 'gelu', 'silu', 'softplus',
+  'add', 'sub', 'mul', 'div', 'pow', 'maximum', 'minimum', 'clamp', 'where', 'maskedFill', 'logicalNot',
+  'eq', 'ne', 'lt', 'le', 'gt', 'ge',
+  // reductions
+  'sum', 'mean', 'prod', 'max', 'min', 'argmax', 'argmin', 'std', 'var', 'logsumexp', 'softmax', 'logSoftmax',
+  // linear algebra
+  'matmul', 'mm', 'bmm', 'dot', 'outer',
+  // shape and indexing
+  'reshape', 'view', 'permute', 'transpose', 't', 'squeeze', 'unsqueeze', 'flatten', 'expand', 'contiguous', 'clone', 'detach',
+  'cat', 'stack', 'split', 'chunk', 'narrow', 'select', 'slice', 'gather', 'indexSelect', 'scatterAdd', 'indexAdd',
+  // neural network ops
+  'conv1d', 'conv2d', 'maxPool2d', 'maxPool2dWithIndices', 'avgPool2d', 'adaptiveAvgPool2d',
+] as const;
 
 const builtins = new Set<string>();
-for (const [name, value] of Object.entries(tensorOps)) {
-  if (typeof value === 'function' && !isClass(value) && !INFRASTRUCTURE.test(name)) {
-    register(name, value as Fn);
-    builtins.add(name);
-  }
+for (const name of BUILTIN_OPS) {
+  const value = (tensorOps as Record<string, unknown>)[name];
+  if (typeof value !== 'function') continue; // an op this build of @wiregrad/tensor does not have
+  register(name, value as Fn);
+  builtins.add(name);
+}
+
+/** The names peers may call without registering anything (Note [Builtin operators]). */
+export function builtinNames(): string[] {
+  return [...builtins].sort();
 }
 
 /** Pre-registered tensor functions travel as SCRIPT_CALL, user functions as PYTHON_CALL. */
