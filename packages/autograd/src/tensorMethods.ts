@@ -1,3 +1,4 @@
+import { platform } from '#platform';
 import { installAutogradMethods } from '@wiregrad/tensor';
 import { backward, backwardAsync } from './backward.js';
 import { peekMeta } from './engine/autogradMeta.js';
@@ -24,7 +25,7 @@ export function installTensorMethods(): void {
     readingNonLeafGrad: (t) => {
       if (warnedNonLeafGrad || peekMeta(t)?.retainsGrad) return;
       warnedNonLeafGrad = true;
-      process.emitWarning(NON_LEAF_GRAD, 'UserWarning');
+      platform.warn(NON_LEAF_GRAD, 'UserWarning');
     },
     checkSetRequiresGrad: (t, value) => {
       if (value && peekMeta(t)?.inference) {

@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { createContext, runInContext } from 'node:vm';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -28,6 +29,8 @@ export interface Bundle {
   bytes: Uint8Array;
   /** project-relative paths of the modules with code in the bundle */
   modules: string[];
+  /** what the bundle still imports at run time (externals: `node:` modules, zeromq...) */
+  externals: string[];
 }
 
 const EXT = { esm: 'mjs', cjs: 'cjs', iife: 'js' } as const;
@@ -56,7 +59,8 @@ export async function bundle(o: BundleOptions): Promise<Bundle> {
   const output = Object.values(result.metafile.outputs).find((out) => out.entryPoint !== undefined);
   if (!output) throw new Error(`esbuild wrote no bundle for ${o.program}`);
   const modules = Object.entries(output.inputs).filter(([, v]) => v.bytesInOutput > 0).map(([k]) => k).sort();
-  return { file, bytes: readFileSync(file), modules };
+  const externals = [...new Set(Object.values(result.metafile.inputs).flatMap((i) => i.imports.filter((imp) => imp.external).map((imp) => imp.path)))].sort();
+  return { file, bytes: readFileSync(file), modules, externals };
 }
 
 export interface RunResult {
@@ -91,4 +95,41 @@ export function freePort(): Promise<number> {
       srv.close(() => done(port));
     });
   });
+}
+
+export interface PageRun {
+  logs: string[];
+  /** what evaluating the bundle threw, if anything */
+  error: { name: string; message: string; code?: unknown } | null;
+}
+
+/**
+ * Runs a browser bundle (IIFE) in a fresh V8 context that has the JavaScript builtins
+ * (WebAssembly, SharedArrayBuffer, Atomics...) and the few web globals a page has
+ * (console, atob, timers, TextEncoder/Decoder, performance), but no `process`, `Buffer`,
+ * `require` or `global`: a bundle that reaches for Node fails here as it would on a page.
+ */
+export function runInPage(code: string): PageRun {
+  const logs: string[] = [];
+  const log = (...args: unknown[]): void => {
+    logs.push(args.map(String).join(' '));
+  };
+  const page = createContext({
+    console: { log, info: log, warn: log, error: log, debug: log },
+    atob,
+    btoa,
+    setTimeout,
+    clearTimeout,
+    queueMicrotask,
+    TextEncoder,
+    TextDecoder,
+    performance,
+  });
+  try {
+    runInContext(code, page, { timeout: 60_000 });
+    return { logs, error: null };
+  } catch (e) {
+    const err = e as { name?: unknown; message?: unknown; code?: unknown };
+    return { logs, error: { name: String(err.name), message: String(err.message), code: err.code } };
+  }
 }

@@ -1,4 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { platform } from '#platform';
+import type { AsyncTaskStore } from '../platform/types.js';
 import type { GraphTask } from './graphTask.js';
 
 /**
@@ -8,16 +9,10 @@ import type { GraphTask } from './graphTask.js';
 const stack: GraphTask[] = [];
 
 /**
- * What the engine uses of AsyncLocalStorage. The published declarations name this interface,
- * not `node:async_hooks`, so projects without @types/node (browsers) type-check against them.
+ * The task of an async node's continuation (after its first await the stack above is gone):
+ * AsyncLocalStorage in Node (Note [Autograd platform modules]).
  */
-export interface AsyncTaskStore<T> {
-  getStore(): T | undefined;
-  run<R>(store: T, fn: () => R): R;
-}
-
-/** The task of an async node's continuation (after its first await the stack above is gone). */
-export const asyncGraphTask: AsyncTaskStore<GraphTask> = new AsyncLocalStorage<GraphTask>();
+export const asyncGraphTask: AsyncTaskStore<GraphTask> = platform.createTaskStore<GraphTask>();
 
 export function currentGraphTask(): GraphTask | null {
   return stack[stack.length - 1] ?? asyncGraphTask.getStore() ?? null;

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { platform } from '#platform';
 import { TensorError } from '../../errors.js';
 
 /** gpu.js modes, best first (Note [gpu.js modes]). */
@@ -43,7 +43,7 @@ interface GpuJsModule {
  * integers, so their values must stay within +-2^24; float64 is refused.
  */
 const MODES: readonly GpuMode[] = ['headlessgl', 'webgl2', 'webgl', 'webgpu', 'webasm', 'cpu'];
-let requested: GpuMode | null = (process.env.WIREGRAD_GPU_MODE as GpuMode | undefined) ?? null;
+let requested: GpuMode | null = (platform.env('WIREGRAD_GPU_MODE') as GpuMode | undefined) ?? null;
 let gpu: GpuJs | null = null;
 let compilations = 0;
 const kernels = new Map<string, GpuKernel>();
@@ -58,7 +58,7 @@ function load(): GpuJs {
   if (gpu !== null) return gpu;
   let mod: GpuJsModule;
   try {
-    mod = createRequire(import.meta.url)('gpu.js') as GpuJsModule;
+    mod = platform.loadGpuJs() as GpuJsModule;
   } catch (e) {
     throw new TensorError('UNSUPPORTED', `the gpu device needs gpu.js, which failed to load: ${(e as Error).message}`);
   }

@@ -1,4 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { platform } from '#platform';
 import { TensorError } from '../../../errors.js';
 import { ThreadPool, type WasmTask } from './threadPool.js';
 import { type WasmRuntime, wasmRuntime } from './wasmRuntime.js';
@@ -24,8 +24,8 @@ export interface CpuKernelInfo {
  * TypeScript kernels for debugging; `setNumThreads` (or WIREGRAD_NUM_THREADS) sets the
  * pool size, which defaults to the number of cores.
  */
-let mode: CpuKernelMode = process.env.WIREGRAD_CPU_KERNELS === 'typescript' ? 'typescript' : 'auto';
-let threads = parseThreads(process.env.WIREGRAD_NUM_THREADS) ?? availableParallelism();
+let mode: CpuKernelMode = platform.env('WIREGRAD_CPU_KERNELS') === 'typescript' ? 'typescript' : 'auto';
+let threads = parseThreads(platform.env('WIREGRAD_NUM_THREADS')) ?? platform.cores();
 let pool: ThreadPool | null = null;
 
 function parseThreads(value: string | undefined): number | null {

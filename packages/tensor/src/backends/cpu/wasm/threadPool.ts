@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import { platform } from '#platform';
+import type { PlatformThread } from '../../../platform/types.js';
 import { TensorError } from '../../../errors.js';
 import type { WasmKernelName, WasmRuntime } from './wasmRuntime.js';
 
@@ -48,14 +49,11 @@ class PoolWorker {
   readonly control = new Int32Array(new SharedArrayBuffer(16 + 8 * (2 + MAX_ARGS)));
   private readonly args = new Float64Array(this.control.buffer, 16);
   private seq = 0;
-  readonly worker: Worker;
+  readonly worker: PlatformThread;
 
   constructor(runtime: WasmRuntime) {
-    this.worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      execArgv: [],
-      workerData: { module: runtime.module, memory: runtime.memory, control: this.control.buffer, names: KERNEL_NAMES },
-    });
+    if (platform.startThread === null) throw new TensorError('UNSUPPORTED', `the cpu kernels' thread pool needs threads with shared memory, which this ${platform.name} host lacks: setNumThreads(1)`);
+    this.worker = platform.startThread(WORKER_SOURCE, { module: runtime.module, memory: runtime.memory, control: this.control.buffer, names: KERNEL_NAMES });
     this.worker.unref();
   }
 
@@ -81,7 +79,7 @@ class PoolWorker {
   stop(): Promise<number> {
     // referenced again while it stops, so an awaiting caller's process waits for the exit
     this.worker.ref();
-    const exited = new Promise<number>((resolve) => this.worker.once('exit', resolve));
+    const exited = new Promise<number>((resolve) => this.worker.onceExit(resolve));
     Atomics.store(this.control, JOB, -1);
     Atomics.notify(this.control, JOB);
     return exited;

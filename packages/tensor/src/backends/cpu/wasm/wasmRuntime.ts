@@ -1,3 +1,4 @@
+import { platform } from '#platform';
 import { Tensor } from '../../../tensor.js';
 import { KERNELS_WASM_BASE64 } from './kernels.generated.js';
 
@@ -48,7 +49,7 @@ export class WasmRuntime {
   private f32: Float32Array;
 
   constructor() {
-    this.module = new WebAssemblyApi.Module(Buffer.from(KERNELS_WASM_BASE64, 'base64'));
+    this.module = new WebAssemblyApi.Module(platform.decodeBase64(KERNELS_WASM_BASE64));
     this.memory = new WebAssemblyApi.Memory({ initial: 256, maximum: 65536, shared: true });
     const instance = new WebAssemblyApi.Instance(this.module, { env: { memory: this.memory } });
     this.kernels = instance.exports as unknown as WasmKernels;

@@ -1,0 +1,24 @@
+// The Node.js host of @wiregrad/tensor (Note [Platform modules]).
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { PlatformThread, TensorPlatform } from './types.js';
+
+export const platform: TensorPlatform = {
+  name: 'node',
+  env: (name) => process.env[name],
+  cores: () => availableParallelism(),
+  decodeBase64: (base64) => {
+    const b = Buffer.from(base64, 'base64');
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  },
+  startThread: (source, data): PlatformThread => {
+    const worker = new Worker(source, { eval: true, execArgv: [], workerData: data });
+    return {
+      unref: () => worker.unref(),
+      ref: () => worker.ref(),
+      onceExit: (listener) => worker.once('exit', listener),
+    };
+  },
+  loadGpuJs: () => createRequire(import.meta.url)('gpu.js') as unknown,
+};
