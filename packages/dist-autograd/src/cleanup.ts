@@ -1,19 +1,19 @@
-import { MessageType, getWorkerInfos, maybeRpcState, rpcState } from '@wiregrad/rpc';
+import { MessageType, maybeRpcState } from '@wiregrad/rpc';
 import { getContainer, maybeContainer } from './context/container.js';
 import type { DistAutogradContext } from './context/context.js';
+import { isFinal, sendToWorker } from './sendToWorker.js';
 
 const RETRIES = 20;
 
+/** CLEANUP_AUTOGRAD_CONTEXT_REQ, retried (it is idempotent) unless the worker is gone (Note [Reaching a worker]). */
 async function sendCleanup(to: number, contextId: bigint): Promise<void> {
-  const info = getWorkerInfos().find((w) => w.id === to);
-  if (!info) return;
-  const { agent, defaultTimeoutMs } = rpcState();
+  const timeout = Math.min(maybeRpcState()?.defaultTimeoutMs || 5000, 5000);
   for (let attempt = 0; attempt < RETRIES; attempt++) {
     try {
-      await agent.send(info, { type: MessageType.CLEANUP_AUTOGRAD_CONTEXT_REQ, payload: { contextId } }, Math.min(defaultTimeoutMs || 5000, 5000));
+      await sendToWorker(to, MessageType.CLEANUP_AUTOGRAD_CONTEXT_REQ, { contextId }, timeout);
       return;
     } catch (e) {
-      if ((e as { code?: string }).code === 'SHUTDOWN' || (e as { code?: string }).code === 'NOT_INITIALIZED') return;
+      if (isFinal(e)) return;
     }
   }
 }

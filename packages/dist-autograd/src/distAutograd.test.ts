@@ -60,3 +60,20 @@ describe('distributed gradients equal a local computation', () => {
     expect(results[1]).toMatchObject({ before: 1, after: 0 });
   }, 30000);
 });
+
+describe('a worker that dies (Note [A worker that left], Note [Reaching a worker])', () => {
+  it("survivors drop its contexts at once, a backward that needs it fails naming it, the rest of the context still works, cleanup never waits on it", async () => {
+    const [r0, r1, r2] = (await runWorkers({ scenario: 'workerLeft', worldSize: 3, timeoutMs: 40000 })) as Record<string, unknown>[];
+    expect(r2).toBe('died');
+    // worker2's context on worker1 went when worker2 died, long before the 40 s expiry of Note [Context expiry]
+    expect(r1).toEqual({ before: null, after: 'NO_CONTEXT' });
+    expect(r0).toMatchObject({
+      backward: { name: 'DistAutogradError', code: 'BACKWARD', message: 'Error on Node 0: lost the connection to WorkerInfo(id=2, name=worker2) (it stopped answering heartbeats for 600 ms)' },
+      gradOfX: [2, 2],
+      rrefBackward: { name: 'RpcError', code: 'PEER_DISCONNECTED', message: 'lost the connection to WorkerInfo(id=2, name=worker2) (it stopped answering heartbeats for 600 ms)' },
+      worker1Contexts: 1,
+      contextsAfter: 0,
+    });
+    expect(r0!.shutdownMs).toBeLessThan(3000);
+  }, 60000);
+});

@@ -1,5 +1,7 @@
 import { Tensor } from '@wiregrad/autograd';
-import { MessageType, type RRef, rpcState, setRRefBackward, setRpcAutogradHooks } from '@wiregrad/rpc';
+import { MessageType, type RRef, onWorkerLeave, setRRefBackward, setRpcAutogradHooks } from '@wiregrad/rpc';
+import { sendToWorker } from './sendToWorker.js';
+import { forgetWorker } from './workerGone.js';
 import { releaseContextIfPresent, startSweeper, stopSweeper } from './cleanup.js';
 import { initContainer, resetContainer } from './context/container.js';
 import { backward, onPropagateGradients } from './engine/distEngine.js';
@@ -14,8 +16,7 @@ async function rrefBackward(rref: RRef, contextId: bigint | -1, retainGraph: boo
   if (!rref.isOwner()) {
     if (contextId === -1) throw new DistAutogradError('INVALID_ROOT', "User RRefs require 'dist_autograd_ctx_id' to be specified");
     const payload: RRefBackwardReq = { rref, contextId, retainGraph };
-    const { agent, defaultTimeoutMs } = rpcState();
-    await agent.send(rref.owner(), { type: MessageType.RREF_BACKWARD_REQ, payload }, defaultTimeoutMs);
+    await sendToWorker(rref.ownerId, MessageType.RREF_BACKWARD_REQ, payload);
     return;
   }
   const value = await rref.toHere(); // on the owner: its own value, once the creating call finished
@@ -58,3 +59,4 @@ setRpcAutogradHooks({
   },
 });
 setRRefBackward(rrefBackward);
+onWorkerLeave((info) => forgetWorker(info));

@@ -63,6 +63,11 @@ export class DistAutogradContext {
     this.workers.add(id);
   }
 
+  /** The worker left the group (Note [A worker that left]). */
+  forgetWorker(id: number): void {
+    this.workers.delete(id);
+  }
+
   touch(): void {
     this.lastActivity = Date.now();
   }

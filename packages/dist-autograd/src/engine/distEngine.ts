@@ -1,5 +1,6 @@
 import { GraphRoot, InputBuffer, Tensor, getEngine, gradientEdge, onesLike, type Node } from '@wiregrad/autograd';
-import { MessageType, RpcError, getWorkerInfo, getWorkerInfos, rpcState } from '@wiregrad/rpc';
+import { MessageType, getWorkerInfo } from '@wiregrad/rpc';
+import { sendToWorker } from '../sendToWorker.js';
 import { getContainer } from '../context/container.js';
 import type { BackwardPass, DistAutogradContext } from '../context/context.js';
 import { DistAutogradError } from '../errors.js';
@@ -19,10 +20,7 @@ import { buildGraphTask, ensurePass, finishGraphTask, reachableRecvs, runReady }
  * gradient RPCs) have finished, so the root knows when the whole pass is over.
  */
 function send(to: number, payload: PropagateGradientsReq): Promise<unknown> {
-  const info = getWorkerInfos().find((w) => w.id === to);
-  if (!info) return Promise.reject(new RpcError('UNKNOWN_WORKER', `Unknown destination worker rank ${to}`));
-  const { agent, defaultTimeoutMs } = rpcState();
-  return agent.send(info, { type: MessageType.BACKWARD_AUTOGRAD_REQ, payload }, defaultTimeoutMs);
+  return sendToWorker(to, MessageType.BACKWARD_AUTOGRAD_REQ, payload);
 }
 
 /** Marks what `starts` reach on other workers, once per RecvRpcBackward; resolves when all nested marks are done. */

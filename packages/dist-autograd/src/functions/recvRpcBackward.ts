@@ -1,5 +1,6 @@
 import { Node, currentGraphTask, setHistory, zeros, type Grads, type Tensor } from '@wiregrad/autograd';
-import { MessageType, getWorkerInfos, rpcState } from '@wiregrad/rpc';
+import { MessageType } from '@wiregrad/rpc';
+import { sendToWorker } from '../sendToWorker.js';
 import type { DistAutogradContext } from '../context/context.js';
 import type { PropagateGradientsReq } from '../messages/propagateGradientsReq.js';
 
@@ -29,7 +30,6 @@ export class RecvRpcBackward extends Node {
     const pass = this.ctx.pass;
     if (!pass) return [];
     const filled = grads.map((g, i) => g ?? zeros(this.inputMetadata[i]!.shape, { dtype: this.inputMetadata[i]!.dtype }));
-    const to = getWorkerInfos().find((w) => w.id === this.fromWorkerId)!;
     const payload: PropagateGradientsReq = {
       kind: 'grads',
       passId: pass.id,
@@ -37,8 +37,7 @@ export class RecvRpcBackward extends Node {
       grads: filled,
       retainGraph: currentGraphTask()?.keepGraph ?? false,
     };
-    const { agent, defaultTimeoutMs } = rpcState();
-    pass.outstanding.push(agent.send(to, { type: MessageType.BACKWARD_AUTOGRAD_REQ, payload }, defaultTimeoutMs));
+    pass.outstanding.push(sendToWorker(this.fromWorkerId, MessageType.BACKWARD_AUTOGRAD_REQ, payload));
     return [];
   }
 }
