@@ -28,7 +28,7 @@ export function retainGrad(t: Tensor): void {
   const meta = autogradMeta(t);
   if (meta.retainsGrad) return;
   meta.retainsGrad = true;
-  (t.gradFn as Node).retainsGradHooks.set(meta.outputNr, (g) => {
+  (t.gradFn as Node).setRetainsGradHook(meta.outputNr, (g) => {
     t.grad = t.grad === null ? noGrad(() => clone(detach(g))) : noGrad(() => add(t.grad!, g));
   });
 }
@@ -39,7 +39,8 @@ let nextHookId = 0;
 export function registerPostAccumulateGradHook(t: Tensor, fn: (param: Tensor) => void): RemovableHandle {
   if (!t.isLeaf) throw new AutogradError('INVALID_STATE', 'post accumulate grad hooks cannot be registered on non-leaf tensors');
   if (!t.requiresGrad) throw new AutogradError('NO_GRAD_FN', "cannot register a hook on a tensor that doesn't require gradient");
-  const hooks = autogradMeta(t).postAccumulateHooks;
+  const meta = autogradMeta(t);
+  const hooks = (meta.postAccumulateHooks ??= new Map());
   const id = nextHookId++;
   hooks.set(id, fn);
   return { remove: () => hooks.delete(id) };

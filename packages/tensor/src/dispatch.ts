@@ -17,12 +17,15 @@ export interface AutogradHooks {
 
 let hooks: AutogradHooks | null = null;
 
+/** Shared by every call without attrs: autograd keeps a node's attrs for the node's life. */
+const NO_ATTRS: Attrs = Object.freeze({});
+
 export function setAutogradHooks(h: AutogradHooks | null): void {
   hooks = h;
 }
 
 /** Runs `kernelName` on the device of its inputs: PyTorch's same-device rule, then the registered kernel. */
-export function runKernel(kernelName: string, inputs: readonly Tensor[], attrs: Attrs = {}): Tensor[] {
+export function runKernel(kernelName: string, inputs: readonly Tensor[], attrs: Attrs = NO_ATTRS): Tensor[] {
   const first = inputs[0];
   if (!first) throw new TensorError('INVALID_ARGUMENT', `kernel '${kernelName}' needs at least one input`);
   const dev = first.device;
@@ -44,6 +47,6 @@ export function runKernel(kernelName: string, inputs: readonly Tensor[], attrs: 
 }
 
 /** The common case: one output. */
-export function runKernel1(kernelName: string, inputs: readonly Tensor[], attrs: Attrs = {}): Tensor {
+export function runKernel1(kernelName: string, inputs: readonly Tensor[], attrs: Attrs = NO_ATTRS): Tensor {
   return runKernel(kernelName, inputs, attrs)[0]!;
 }

@@ -46,6 +46,9 @@ export interface AutogradTensorMethods {
   resolveGradFn?(t: Tensor, stored: GradNode | null): GradNode | null;
 }
 
+/** The shape and strides of every 0-dim tensor. */
+const NO_DIMS: readonly number[] = Object.freeze([]);
+
 /** The innermost tidy() scope (or autograd's, Note [Gradients the engine owns]): tensors created while it is open. */
 let scope: Tensor[] | null = null;
 
@@ -101,8 +104,9 @@ export class Tensor {
     strides: readonly number[] = contiguousStrides(shape),
     offset = 0,
   ) {
-    this.shape = Object.freeze([...shape]);
-    this.strides = Object.freeze([...strides]);
+    // frozen arrays are shared, not copied: most ops pass an input's shape on (Note [Node memory] in autograd)
+    this.shape = shape.length === 0 ? NO_DIMS : Object.isFrozen(shape) ? shape : Object.freeze([...shape]);
+    this.strides = strides.length === 0 ? NO_DIMS : Object.isFrozen(strides) ? strides : Object.freeze([...strides]);
     this.offset = offset;
     this.numel = numelOf(shape);
     storage.retain();

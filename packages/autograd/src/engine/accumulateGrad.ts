@@ -50,7 +50,8 @@ export class AccumulateGrad extends Node {
       const g = v.grad;
       noGrad(() => add_(g, grad));
     }
-    for (const hook of autogradMeta(v).postAccumulateHooks.values()) hook(v);
+    const hooks = autogradMeta(v).postAccumulateHooks;
+    if (hooks) for (const hook of hooks.values()) hook(v);
     return [];
   }
 }

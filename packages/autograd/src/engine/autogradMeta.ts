@@ -8,7 +8,8 @@ export interface AutogradMeta {
   /** a leaf's AccumulateGrad, created on first use */
   gradAccumulator: Node | null;
   retainsGrad: boolean;
-  postAccumulateHooks: Map<number, (param: Tensor) => void>;
+  /** made on the first registerPostAccumulateGradHook (See Note [Node memory]) */
+  postAccumulateHooks: Map<number, (param: Tensor) => void> | null;
   /** created under inferenceMode: may never be saved for backward */
   inference: boolean;
   /** the tensor a view was taken of, when the base required grad */
@@ -20,7 +21,7 @@ export interface AutogradMeta {
 export function autogradMeta(t: Tensor): AutogradMeta {
   let m = t.autogradMeta as AutogradMeta | null;
   if (!m) {
-    m = { outputNr: 0, gradAccumulator: null, retainsGrad: false, postAccumulateHooks: new Map(), inference: false, viewBase: null, viewVersion: 0 };
+    m = { outputNr: 0, gradAccumulator: null, retainsGrad: false, postAccumulateHooks: null, inference: false, viewBase: null, viewVersion: 0 };
     t.autogradMeta = m;
   }
   return m;

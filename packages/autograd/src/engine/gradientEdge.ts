@@ -14,8 +14,11 @@ export function gradAccumulator(t: Tensor): Node {
 export function gradientEdge(t: Tensor): Edge {
   if (t.gradFn) return new Edge(t.gradFn as Node, peekMeta(t)?.outputNr ?? 0);
   if (t.requiresGrad) return new Edge(gradAccumulator(t), 0);
-  return new Edge(null, 0);
+  return NO_GRAD_EDGE;
 }
+
+/** Edges are immutable: every tensor that needs no gradient shares this one (Note [Node memory]). */
+const NO_GRAD_EDGE = new Edge(null, 0);
 
 /** Edges for the gradients of `tensors` (PyTorch's collect_next_edges). */
 export function collectNextEdges(tensors: readonly Tensor[]): Edge[] {

@@ -2,19 +2,22 @@ import { type Attrs, type DType, type Device, type Storage, type Tensor, clone }
 import type { GradConfig, GradContext } from '../gradients/registry.js';
 import { AutogradError } from '../errors.js';
 import { GRAPH_FREED_MESSAGE, SavedVariable } from './savedVariable.js';
-import { Node, type Grads } from './node.js';
+import { internMetadata, internTuple } from './interned.js';
+import { Node, type Grads, type InputMetadata } from './node.js';
+
+const NO_INFO: readonly never[] = Object.freeze([]);
 
 /**
  * The backward node of one kernel call, e.g. `MulBackward0`; its rule is the kernel's
  * GradConfig, and the node itself is the rule's GradContext (no per-call closures).
  */
 export class KernelNode extends Node implements GradContext {
-  private readonly savedInputs: (SavedVariable | null)[];
-  private savedOutputs: SavedVariable[] = [];
+  /** by input index; null when the rule saves no input (Note [Node memory]) */
+  private savedInputs: (SavedVariable | null)[] | null = null;
+  private savedOutputs: SavedVariable[] | null = null;
   private released = false;
-  readonly inputShapes: (readonly number[])[];
-  readonly inputDtypes: DType[];
-  readonly inputDevices: Device[];
+  /** shape, dtype and device of each forward input (interned, Note [Node memory]) */
+  private inputInfo: readonly InputMetadata[];
 
   constructor(
     private readonly config: GradConfig,
@@ -23,18 +26,28 @@ export class KernelNode extends Node implements GradContext {
   ) {
     super();
     const n = inputs.length;
-    this.inputShapes = new Array(n);
-    this.inputDtypes = new Array(n);
-    this.inputDevices = new Array(n);
-    this.savedInputs = new Array(n).fill(null);
-    const save = config.saveInputs;
+    const info = new Array<InputMetadata>(n);
     for (let i = 0; i < n; i++) {
       const t = inputs[i]!;
-      this.inputShapes[i] = t.shape;
-      this.inputDtypes[i] = t.dtype;
-      this.inputDevices[i] = t.device;
+      info[i] = internMetadata(t.shape, t.dtype, t.device);
     }
-    if (save) for (const i of save) this.savedInputs[i] = new SavedVariable(inputs[i]!, false);
+    this.inputInfo = internTuple(info);
+    const save = config.saveInputs;
+    if (save?.length) {
+      const saved = new Array<SavedVariable | null>(n).fill(null);
+      for (const i of save) saved[i] = new SavedVariable(inputs[i]!, false);
+      this.savedInputs = saved;
+    }
+  }
+
+  get inputShapes(): (readonly number[])[] {
+    return this.inputInfo.map((m) => m.shape);
+  }
+  get inputDtypes(): DType[] {
+    return this.inputInfo.map((m) => m.dtype);
+  }
+  get inputDevices(): Device[] {
+    return this.inputInfo.map((m) => m.device);
   }
 
   /**
@@ -43,10 +56,11 @@ export class KernelNode extends Node implements GradContext {
    * clone taken now, still attached to their graph: PyTorch's original_self for in-place ops.
    */
   keepSavedInputsOf(storage: Storage): void {
-    this.savedInputs.forEach((s, i) => {
+    const saved = this.savedInputs;
+    saved?.forEach((s, i) => {
       const t = s?.peek();
       if (t?.storage !== storage) return;
-      this.savedInputs[i] = new SavedVariable(clone(t), false);
+      saved[i] = new SavedVariable(clone(t), false);
       s!.release();
     });
   }
@@ -61,13 +75,15 @@ export class KernelNode extends Node implements GradContext {
   }
 
   input(i: number): Tensor {
-    const s = this.savedInputs[i];
+    if (this.released) throw new AutogradError('GRAPH_FREED', GRAPH_FREED_MESSAGE);
+    const s = this.savedInputs?.[i];
     if (!s) throw new AutogradError('INVALID_STATE', `${this.name()}: input ${i} was not saved for backward`);
     return s.unpack(this);
   }
 
   output(i = 0): Tensor {
-    const s = this.savedOutputs[i];
+    if (this.released) throw new AutogradError('GRAPH_FREED', GRAPH_FREED_MESSAGE);
+    const s = this.savedOutputs?.[i];
     if (!s) throw new AutogradError('INVALID_STATE', `${this.name()}: output ${i} was not saved for backward`);
     return s.unpack(this);
   }
@@ -90,7 +106,11 @@ export class KernelNode extends Node implements GradContext {
   override releaseVariables(): void {
     if (!this.config.saveInputs?.length && !this.config.saveOutputs) return;
     this.released = true;
-    for (const s of this.savedInputs) s?.release();
-    for (const s of this.savedOutputs) s.release();
+    for (const s of this.savedInputs ?? []) s?.release();
+    for (const s of this.savedOutputs ?? []) s.release();
+    // a released node only names itself and errors: it keeps its shell (Note [Node memory])
+    this.savedInputs = null;
+    this.savedOutputs = null;
+    this.inputInfo = NO_INFO;
   }
 }

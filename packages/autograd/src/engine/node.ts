@@ -1,6 +1,7 @@
 import type { DType, Device, Tensor } from '@wiregrad/tensor';
 import { AutogradError } from '../errors.js';
 import type { Edge } from './edge.js';
+import { internMetadata, internTuple } from './interned.js';
 import { currentGraphTask } from './threadState.js';
 
 export type Grads = (Tensor | null)[];
@@ -19,6 +20,26 @@ export interface RemovableHandle {
 }
 
 let nextSequenceNr = 0;
+
+interface HookLists {
+  pre: PreHook[];
+  post: PostHook[];
+  tensorPre: Map<number, TensorPreHook[]>;
+  retainsGrad: Map<number, TensorPreHook>;
+}
+
+/**
+ * Note [Node memory]
+ * A graph holds one node per op, alive until the graph is dropped (after backward() only
+ * its saved tensors go), so a node carries nothing it does not need: hook lists are made on
+ * the first hook, edge and metadata lists are exact-size arrays (an array grown by push
+ * from empty gets room for 17), nodes without edges or hooks share frozen empty ones, input
+ * descriptions are interned (interned.ts), and a KernelNode drops its saved tensors once released.
+ */
+const NO_EDGES: readonly Edge[] = Object.freeze([]);
+const NO_METADATA: readonly InputMetadata[] = Object.freeze([]);
+const NO_HOOKS: readonly never[] = Object.freeze([]);
+const NO_HOOK_MAP: ReadonlyMap<number, never> = new Map<number, never>();
 
 function addHook<T>(list: T[], hook: T): RemovableHandle {
   list.push(hook);
@@ -45,13 +66,10 @@ export abstract class Node {
   readonly sequenceNr: number;
   private topoNr = 0;
   private hasParent = false;
-  private edges: Edge[] = [];
-  readonly inputMetadata: InputMetadata[] = [];
-  readonly preHooks: PreHook[] = [];
-  readonly postHooks: PostHook[] = [];
-  /** tensor hooks by input index (the output of the forward op they were registered on) */
-  readonly tensorPreHooks = new Map<number, TensorPreHook[]>();
-  readonly retainsGradHooks = new Map<number, TensorPreHook>();
+  private edges: readonly Edge[] = NO_EDGES;
+  private metadata: readonly InputMetadata[] = NO_METADATA;
+  /** See Note [Node memory]: made on the first hook */
+  private hookLists: HookLists | null = null;
   /** where in user code this node was created (anomaly mode only) */
   forwardTrace: string | undefined;
 
@@ -73,8 +91,40 @@ export abstract class Node {
     return this.edges;
   }
 
+  /** What each input (a forward output) is: its gradient must match it (validateOutputs). */
+  get inputMetadata(): readonly InputMetadata[] {
+    return this.metadata;
+  }
+
   get numInputs(): number {
-    return this.inputMetadata.length;
+    return this.metadata.length;
+  }
+
+  get preHooks(): readonly PreHook[] {
+    return this.hookLists?.pre ?? NO_HOOKS;
+  }
+
+  get postHooks(): readonly PostHook[] {
+    return this.hookLists?.post ?? NO_HOOKS;
+  }
+
+  /** tensor hooks by input index (the output of the forward op they were registered on) */
+  get tensorPreHooks(): ReadonlyMap<number, TensorPreHook[]> {
+    return this.hookLists?.tensorPre ?? NO_HOOK_MAP;
+  }
+
+  get retainsGradHooks(): ReadonlyMap<number, TensorPreHook> {
+    return this.hookLists?.retainsGrad ?? NO_HOOK_MAP;
+  }
+
+  /** Whether any hook is registered (removed hooks leave empty lists behind). */
+  get hasHooks(): boolean {
+    const h = this.hookLists;
+    return h !== null && (h.pre.length > 0 || h.post.length > 0 || h.tensorPre.size > 0 || h.retainsGrad.size > 0);
+  }
+
+  private hooks(): HookLists {
+    return (this.hookLists ??= { pre: [], post: [], tensorPre: new Map(), retainsGrad: new Map() });
   }
 
   get numOutputs(): number {
@@ -86,12 +136,19 @@ export abstract class Node {
     return this.edges.map((e) => [e.node, e.inputNr]);
   }
 
-  setNextEdges(edges: Edge[]): void {
-    this.edges = [];
-    for (const e of edges) this.addNextEdge(e);
+  setNextEdges(edges: readonly Edge[]): void {
+    this.edges = NO_EDGES;
+    for (const e of edges) this.checkEdge(e);
+    // an exact-size copy: growing by push gives an array room for 17 (Note [Node memory])
+    this.edges = edges.slice();
   }
 
   addNextEdge(edge: Edge): void {
+    this.checkEdge(edge);
+    this.edges = this.edges.concat(edge);
+  }
+
+  private checkEdge(edge: Edge): void {
     const child = edge.node;
     if (child) {
       if (child.topoNr >= this.topoNr) {
@@ -102,12 +159,11 @@ export abstract class Node {
       }
       child.hasParent = true;
     }
-    this.edges.push(edge);
   }
 
   addInputMetadata(t: Tensor): number {
-    this.inputMetadata.push({ shape: t.shape, dtype: t.dtype, device: t.device });
-    return this.inputMetadata.length - 1;
+    this.metadata = internTuple(this.metadata.concat(internMetadata(t.shape, t.dtype, t.device)));
+    return this.metadata.length - 1;
   }
 
   /** Whether the running GraphTask needs the gradient of forward input `i` (PyTorch's task_should_compute_output). */
@@ -120,17 +176,23 @@ export abstract class Node {
   }
 
   registerHook(hook: PostHook): RemovableHandle {
-    return addHook(this.postHooks, hook);
+    return addHook(this.hooks().post, hook);
   }
 
   registerPrehook(hook: PreHook): RemovableHandle {
-    return addHook(this.preHooks, hook);
+    return addHook(this.hooks().pre, hook);
   }
 
   registerTensorPreHook(inputNr: number, hook: TensorPreHook): RemovableHandle {
-    let list = this.tensorPreHooks.get(inputNr);
-    if (!list) this.tensorPreHooks.set(inputNr, (list = []));
+    const map = this.hooks().tensorPre;
+    let list = map.get(inputNr);
+    if (!list) map.set(inputNr, (list = []));
     return addHook(list, hook);
+  }
+
+  /** The hook retainGrad() puts on input `inputNr` (run after the tensor pre-hooks). */
+  setRetainsGradHook(inputNr: number, hook: TensorPreHook): void {
+    this.hooks().retainsGrad.set(inputNr, hook);
   }
 
   /**

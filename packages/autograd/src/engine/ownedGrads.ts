@@ -23,8 +23,7 @@ export class OwnedGrads {
 
   /** Whether `fn`'s inputs are released after it ran (a built-in node without hooks). */
   static knowsUse(fn: Node): boolean {
-    if (fn.gradUse === 'unknown') return false;
-    return fn.preHooks.length === 0 && fn.postHooks.length === 0 && fn.tensorPreHooks.size === 0 && fn.retainsGradHooks.size === 0;
+    return fn.gradUse !== 'unknown' && !fn.hasHooks;
   }
 
   /** Runs a node's call, collecting the tensors it creates when it is a formula (KernelNode) without hooks. */

@@ -4,7 +4,7 @@ import { runKernel1 } from '../dispatch.js';
 import { TensorError } from '../errors.js';
 import * as K from '../kernelNames.js';
 import { Storage } from '../storage.js';
-import { Tensor } from '../tensor.js';
+import { Tensor, setTensorScope } from '../tensor.js';
 
 export type Scalar = number | boolean;
 
@@ -42,7 +42,10 @@ function wrappedScalar(v: Scalar, dtype: DType, like: Tensor): Tensor {
   const cache = scalarCaches[dtype];
   let t = cache.get(n);
   if (!t || t.storage.disposed) {
+    // made outside any tidy() or engine scope: an interned tensor is no scope's to dispose
+    const outer = setTensorScope(null);
     t = scalarTensor(n, dtype);
+    setTensorScope(outer);
     if (cache.size >= SCALAR_CACHE_SIZE) cache.delete(cache.keys().next().value!);
     cache.set(n, t);
   }
