@@ -15,6 +15,8 @@ export interface DemoConfig {
   out: string;
   batchSize: number;
   lr: number;
+  /** (worker) join a running group instead of the initial rendezvous, e.g. to replace a trainer that died */
+  join: boolean;
 }
 
 export class UsageError extends Error {
@@ -23,6 +25,7 @@ export class UsageError extends Error {
 
 export const USAGE = `usage: pnpm demo [ps | pipeline] [options]
        pnpm demo worker --rank N --master tcp://HOST:PORT [options]   (one worker, e.g. on another machine)
+       pnpm demo worker --join --rank N --master tcp://HOST:PORT      (a trainer joining a running ps run)
 
 examples:
   ps (default)   a parameter server owns an MLP's parameters (RRefs); trainers each take half of
@@ -40,7 +43,9 @@ options:
   --batch-size N   default 10
   --lr X           learning rate, default 0.05
   --out DIR        where the plot goes, default ./out
-  --rank N         (worker) this worker's rank
+  --rank N         (worker) this worker's rank (a joining trainer: whose share of the data it takes)
+  --join           (worker) join the running group at --master (the parameter server keeps training
+                   with the survivors when a trainer dies, and accepts a replacement this way)
   -h, --help       this text`;
 
 function int(name: string, v: string | undefined, def: number, min: number): number {
@@ -70,6 +75,7 @@ export function parseConfig(argv: string[]): DemoConfig | 'help' {
         'batch-size': { type: 'string' },
         lr: { type: 'string' },
         example: { type: 'string' },
+        join: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -103,7 +109,10 @@ export function parseConfig(argv: string[]): DemoConfig | 'help' {
     out: v.out ?? 'out',
     batchSize: int('batch-size', v['batch-size'], 10, 1),
     lr,
+    join: v.join ?? false,
   };
+  if (config.join && (command !== 'worker' || exampleName !== 'ps')) throw new UsageError('--join is for a ps trainer: pnpm demo worker --join --rank N --master tcp://HOST:PORT');
+  if (config.join && config.rank === 0) throw new UsageError('--join needs the --rank of a trainer (1 or more): rank 0 is the parameter server');
   if (command === 'worker') {
     if (config.rank === null) throw new UsageError('the worker command needs --rank');
     if (config.master === null) throw new UsageError('the worker command needs --master tcp://host:port');

@@ -39,6 +39,9 @@ export async function launch(c: DemoConfig): Promise<number> {
   console.log(`wiregrad demo: ${c.example === 'ps' ? 'parameter server' : 'model parallel pipeline'}, ${c.workers} processes, rendezvous at ${master}`);
 
   let failure: string | null = null;
+  let interrupted = false;
+  /** trainers that died; the run still succeeds if a trainer finished */
+  const lost: number[] = [];
   const exits = Array.from({ length: c.workers }, (_, rank) => {
     const child = fork(entry, workerArgv(c, rank, master), { execArgv: ['--conditions=source', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     children.push(child);
@@ -53,8 +56,15 @@ export async function launch(c: DemoConfig): Promise<number> {
     return new Promise<void>((done) =>
       child.on('exit', (code, signal) => {
         if ((code !== 0 || signal) && !failure) {
-          failure = `worker ${rank} (pid ${child.pid}) exited with ${signal ?? `code ${code}`}; stopping the others`;
-          for (const other of children) if (other !== child && other.exitCode === null) other.kill('SIGTERM');
+          const how = `worker ${rank} (pid ${child.pid}) exited with ${signal ?? `code ${code}`}`;
+          if (c.example === 'ps' && rank > 0 && !interrupted) {
+            // Note [Asynchronous parameter server]: the others train on without it
+            console.log(`wiregrad demo: ${how}; the parameter server trains on with the other trainers`);
+            lost.push(rank);
+          } else {
+            failure = `${how}; stopping the others`;
+            for (const other of children) if (other !== child && other.exitCode === null) other.kill('SIGTERM');
+          }
         }
         done();
       }),
@@ -62,6 +72,7 @@ export async function launch(c: DemoConfig): Promise<number> {
   });
   console.log(`workers: pids ${children.map((ch) => ch.pid).join(',')}`);
   const onSignal = () => {
+    interrupted = true;
     failure ??= 'interrupted; stopping every worker';
     for (const ch of children) if (ch.exitCode === null) ch.kill('SIGTERM');
   };
@@ -71,6 +82,7 @@ export async function launch(c: DemoConfig): Promise<number> {
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   view.stop();
+  if (!failure && results.length === 0) failure = `every trainer died (${lost.join(', ')})`;
   if (failure) {
     console.error(`wiregrad demo: ${failure}`);
     return 1;

@@ -2,7 +2,7 @@ import { tensor } from '@wiregrad/autograd';
 import { initRpc, shutdown } from '@wiregrad/rpc';
 import '@wiregrad/dist-autograd';
 import { type DemoConfig, parseConfig, UsageError } from './cli.js';
-import { trainer } from './examples/parameterServer.js';
+import { trainer, watchTrainers } from './examples/parameterServer.js';
 import { driver } from './examples/pipeline.js';
 
 /** Role names: the parameter server is "ps"; every other worker is "worker<rank>". */
@@ -26,11 +26,10 @@ export async function runWorker(c: DemoConfig): Promise<void> {
   process.on('SIGTERM', () => stop(143));
   process.on('SIGINT', () => stop(130));
   process.on('disconnect', () => stop(1)); // the launcher is gone: never linger as an orphan
-  await initRpc(workerName(c, rank), {
-    rank,
-    worldSize: c.workers,
-    backendOptions: { initMethod: c.master!, rpcTimeout: 30, listenAddress: `tcp://${c.host}:0` },
-  });
+  if (c.example === 'ps' && rank === 0) watchTrainers();
+  const backendOptions = { initMethod: c.master!, rpcTimeout: 30, listenAddress: `tcp://${c.host}:0` };
+  // a joiner's id comes from the rendezvous store (Note [Membership]); --rank picks its share of the data
+  await initRpc(workerName(c, rank), c.join ? { backendOptions } : { rank, worldSize: c.workers, backendOptions });
   if (c.example === 'ps' && rank > 0) await trainer(c, rank);
   if (c.example === 'pipeline' && rank === 0) await driver(c);
   await shutdown({ timeout: 120 });

@@ -43,3 +43,64 @@ describe('demo end to end (real processes, real ZeroMQ)', () => {
     expect(r.stderr).not.toContain('    at ');
   }, 60_000);
 });
+
+describe('demo when a trainer dies and a replacement joins (Note [Asynchronous parameter server], Note [Membership])', () => {
+  it('kill -9 of trainer 1 in epoch 2: the server says so and trains on; a trainer started with --join takes its place; the run finishes above 90 %', async () => {
+    const { spawn } = await import('node:child_process');
+    const { createServer } = await import('node:net');
+    const port = await new Promise<number>((res) => {
+      const srv = createServer().listen(0, '127.0.0.1', () => {
+        const { port: p } = srv.address() as { port: number };
+        srv.close(() => res(p));
+      });
+    });
+    const master = `tcp://127.0.0.1:${port}`;
+    const node = (args: string[]) => spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/main.ts', ...args], { cwd: demoDir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = mkdtempSync(join(tmpdir(), 'wiregrad-demo-'));
+    const run = node(['--epochs', '150', '--seed', '1', '--master', master, '--out', out]);
+    let joiner: ReturnType<typeof node> | null = null;
+    let stdout = '';
+    let joinerOut = '';
+    let killedAt = 0;
+    let detectedAt = 0;
+    const t0 = Date.now();
+    try {
+      const finished = new Promise<number | null>((resolve) => run.on('exit', resolve));
+      run.stderr.on('data', (d) => (stdout += d));
+      run.stdout.on('data', (d: Buffer) => {
+        stdout += d;
+        const pids = /workers: pids ([\d,]+)/.exec(stdout);
+        if (!killedAt && pids && /\[trainer 1\] epoch 2\//.test(stdout)) {
+          killedAt = Date.now();
+          process.kill(Number(pids[1]!.split(',')[1]), 'SIGKILL');
+        }
+        if (!detectedAt && stdout.includes('[ps] worker1 died (no heartbeat); training continues with 1 trainer')) {
+          detectedAt = Date.now();
+          joiner = node(['worker', '--join', '--rank', '1', '--master', master, '--workers', '3', '--epochs', '15', '--seed', '1']);
+          joiner.stdout!.on('data', (j) => (joinerOut += j));
+          joiner.stderr!.on('data', (j) => (joinerOut += j));
+        }
+      });
+      const code = await finished;
+      expect(code, stdout).toBe(0);
+      expect(stdout).toMatch(/worker 1 \(pid \d+\) exited with SIGKILL; the parameter server trains on with the other trainers/);
+      // detected by heartbeat (3 s of silence by default), not by the 30 s RPC timeout
+      expect(detectedAt - killedAt).toBeLessThan(6000);
+      expect(stdout).toContain('[ps] worker1 joined');
+      const accs = [...stdout.matchAll(/held-out accuracy: ([\d.]+)%/g)].map((m) => Number(m[1]));
+      expect(accs.length).toBe(1); // trainer 2; trainer 1 died
+      for (const a of accs) expect(a).toBeGreaterThanOrEqual(90);
+      const j = joiner as ReturnType<typeof node> | null;
+      expect(j).not.toBeNull();
+      const joinerCode = await new Promise((r) => (j!.exitCode !== null ? r(j!.exitCode) : j!.on('exit', r)));
+      expect(joinerCode, joinerOut).toBe(0);
+      const joinerAcc = /held-out accuracy: ([\d.]+)%/.exec(joinerOut);
+      expect(joinerAcc, joinerOut).not.toBeNull();
+      expect(Number(joinerAcc![1])).toBeGreaterThanOrEqual(90);
+      expect(Date.now() - t0).toBeLessThan(150_000);
+    } finally {
+      run.kill('SIGKILL');
+      (joiner as ReturnType<typeof node> | null)?.kill('SIGKILL');
+    }
+  }, 200_000);
+});

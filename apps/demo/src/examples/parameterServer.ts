@@ -1,7 +1,7 @@
 import { manualSeed, noGrad, type Tensor } from '@wiregrad/autograd';
 import { Linear, ReLU, Sequential, crossEntropy } from '@wiregrad/autograd/nn';
 import { SGD } from '@wiregrad/autograd/optim';
-import { RRef, register, rpcSync } from '@wiregrad/rpc';
+import { RRef, getWorkerInfos, onWorkerJoin, onWorkerLeave, register, rpcSync } from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context } from '@wiregrad/dist-autograd';
 import type { DemoConfig } from '../cli.js';
 import { accuracy, batches, loadIris } from '../data/iris.js';
@@ -11,26 +11,23 @@ let model: Sequential | null = null;
 let finishedTrainers = 0;
 
 /**
- * Steps hold the server's lock from forward to optimizer step: an optimizer step changes the
- * parameters in place, which would (rightly) fail the backward of another trainer's forward
- * that saved them (PyTorch's in-place version check). So trainers take turns per step.
+ * Note [Asynchronous parameter server]
+ * Trainers never wait for each other (PyTorch's asynchronous parameter-server pattern, as in
+ * Hogwild!-style training): each forward runs on the server against a snapshot of the
+ * parameters taken when it starts (`p.clone()`: the graph saves the snapshots, never the
+ * parameters), so the optimizer may update the parameters in place at any time without
+ * invalidating another trainer's pending backward (PyTorch's in-place version check would
+ * rightly fail it otherwise). The gradient still flows through the clone to the parameter's
+ * AccumulateGrad, into the trainer's dist-autograd context, and DistributedOptimizer.step
+ * applies it; steps of different trainers are serialised per server by its optimizer lock.
+ * A gradient may be a few steps stale, which SGD tolerates; nothing is held between RPCs,
+ * so a trainer that dies mid-step leaves nothing locked (Note [A worker that left] drops its
+ * contexts), and a trainer that joins just starts stepping.
  */
-let lockTail: Promise<void> = Promise.resolve();
-let unlock: (() => void) | null = null;
-register('ps.lock', async () => {
-  const prev = lockTail;
-  let release!: () => void;
-  lockTail = new Promise<void>((r) => (release = r));
-  await prev;
-  unlock = release;
-  return true;
-});
-register('ps.unlock', () => {
-  const u = unlock;
-  unlock = null;
-  u?.();
-  return true;
-});
+function forwardOnSnapshot(x: Tensor): Tensor {
+  const [w1, b1, w2, b2] = model!.parameters().map((p) => p.clone());
+  return x.matmul(w1!.t()).add(b1!).relu().matmul(w2!.t()).add(b2!);
+}
 
 /** The parameter server's side: it owns the model; trainers call these by name. */
 register('ps.init', (seed: number) => {
@@ -40,9 +37,20 @@ register('ps.init', (seed: number) => {
   }
   return model.parameters().map((p) => new RRef(p));
 });
-register('ps.forward', (x: Tensor) => model!.forward(x));
+register('ps.forward', (x: Tensor) => forwardOnSnapshot(x));
 register('ps.predict', (x: Tensor) => noGrad(() => model!.forward(x)));
 register('ps.trainerDone', () => ++finishedTrainers);
+
+/** The server says when the group changes (Note [Membership]): training goes on with whoever is there. */
+export function watchTrainers(): void {
+  const trainers = () => getWorkerInfos().filter((w) => w.name !== 'ps').length;
+  onWorkerLeave((w, reason) => {
+    if (w.name === 'ps') return;
+    const why = reason === 'dead' ? 'died (no heartbeat)' : 'left';
+    console.log(`[ps] ${w.name} ${why}; training continues with ${trainers()} trainer${trainers() === 1 ? '' : 's'}`);
+  });
+  onWorkerJoin((w) => console.log(`[ps] ${w.name} joined (id ${w.id}); ${trainers()} trainers now`));
+}
 
 /** A trainer: its half of Iris, forward through the server, distributed backward, DistributedOptimizer. */
 export async function trainer(c: DemoConfig, rank: number): Promise<void> {
@@ -58,19 +66,14 @@ export async function trainer(c: DemoConfig, rank: number): Promise<void> {
     let lossSum = 0;
     let accSum = 0;
     for (const [i, b] of bs.entries()) {
-      await rpcSync('ps', 'ps.lock');
-      try {
-        await context(async (id) => {
-          const logits = await rpcSync<Tensor>('ps', 'ps.forward', [b.x]);
-          const loss = crossEntropy(logits, b.y);
-          await backward(id, [loss]);
-          await opt.step(id);
-          lossSum += loss.item();
-          accSum += accuracy(logits, b.y);
-        });
-      } finally {
-        await rpcSync('ps', 'ps.unlock');
-      }
+      await context(async (id) => {
+        const logits = await rpcSync<Tensor>('ps', 'ps.forward', [b.x]);
+        const loss = crossEntropy(logits, b.y);
+        await backward(id, [loss]);
+        await opt.step(id);
+        lossSum += loss.item();
+        accSum += accuracy(logits, b.y);
+      });
       steps++;
       const secs = (performance.now() - t0) / 1000;
       report({ type: 'progress', rank, label, epoch, step: i + 1, steps: bs.length, loss: lossSum / (i + 1), acc: accSum / (i + 1), stepsPerSec: steps / secs });
