@@ -19,6 +19,10 @@ export { LayerNorm } from './modules/normalization.js';
 export { BatchNorm1d, BatchNorm2d, BatchNormBase } from './modules/batchnorm.js';
 export type { BatchNormOptions } from './modules/batchnorm.js';
 export { Embedding } from './modules/sparse.js';
+export { Conv1d, Conv2d } from './modules/conv.js';
+export type { ConvModuleOptions } from './modules/conv.js';
+export { MaxPool2d, AvgPool2d, AdaptiveAvgPool2d } from './modules/pooling.js';
+export type { MaxPool2dOptions } from './modules/pooling.js';
 export * as functional from './functional/index.js';
 export {
   mseLoss,

@@ -26,6 +26,9 @@
  * - IndexSelect: [x, index(int32 1-D)], {dim}. IndexAdd: [x, index, src], {dim} -> new tensor.
  * - MaskedFill: [x, mask(bool)], {value}. OneHot: [index(int32)], {numClasses} -> int32.
  * - Cat: inputs [...tensors] (one dtype), {dim}.
+ * - Im2Col: [x [N, C, H, W]], {kernel, stride, padding [t, b, l, r], dilation, outSize, padValue}
+ *   -> [N, C·kh·kw, oh·ow] (torch's im2col / F.unfold). Col2Im: [cols], the same geometry plus
+ *   {inputSize} -> [N, C, H, W], its adjoint (F.fold). Conv and pooling ops are composites of them.
  * - In-place (bump storage.version, return the target itself): CopyInto [dst, src] (src
  *   broadcast to dst and cast to its dtype), Fill [dst], {value}.
  */
@@ -91,6 +94,11 @@ export const IndexAdd = 'IndexAdd';
 export const MaskedFill = 'MaskedFill';
 export const OneHot = 'OneHot';
 export const Cat = 'Cat';
+
+// cpu only so far, so not yet in ALL_KERNELS (whose coverage specs ask every device for a kernel);
+// their gradient rules are checked in @wiregrad/autograd's conv.gradcheck.test.ts.
+export const Im2Col = 'Im2Col';
+export const Col2Im = 'Col2Im';
 
 export const CopyInto = 'CopyInto';
 export const Fill = 'Fill';

@@ -10,3 +10,4 @@ import './view.grad.js';
 import './indexing.grad.js';
 import './join.grad.js';
 import './inplace.grad.js';
+import './conv.grad.js';
