@@ -36,3 +36,8 @@ export {
   crossEntropy,
 } from './functional/index.js';
 export type { Reduction, CrossEntropyOptions, NllLossOptions } from './functional/index.js';
+export { TensorDataset, Subset, randomSplit } from './data/dataset.js';
+export type { Dataset } from './data/dataset.js';
+export { DataLoader, defaultCollate } from './data/dataLoader.js';
+export type { DataLoaderOptions } from './data/dataLoader.js';
+export { Generator } from './data/generator.js';
