@@ -3,7 +3,9 @@ export type NnErrorCode =
   | 'INVALID_SHAPE'
   | 'STATE_DICT'
   | 'KEY_ERROR'
-  | 'INVALID_STATE';
+  | 'INVALID_STATE'
+  | 'UNSUPPORTED'
+  | 'SAFETENSORS';
 
 /** Errors of @wiregrad/nn; messages are PyTorch's, word for word, where PyTorch has one. */
 export class NnError extends Error {

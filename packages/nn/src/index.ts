@@ -41,3 +41,5 @@ export type { Dataset } from './data/dataset.js';
 export { DataLoader, defaultCollate } from './data/dataLoader.js';
 export type { DataLoaderOptions } from './data/dataLoader.js';
 export { Generator } from './data/generator.js';
+export { serialize, deserialize, safetensorsMetadata } from './serialization/safetensors.js';
+export { save, load } from './serialization/checkpoint.js';
