@@ -5,6 +5,7 @@ const suites: [string, () => Promise<{ run(): Promise<Row[] | void> }>][] = [
   ['tensor', () => import('./tensor.bench.js')],
   ['autograd', () => import('./autograd.bench.js')],
   ['pytorch', () => import('./torch.bench.js')],
+  ['memory', () => import('./memory.bench.js')],
   ['rpc', () => import('./rpc.bench.js')],
   ['gpu', () => import('./gpu.bench.js')],
 ];

@@ -47,7 +47,9 @@ export class GraphTask {
   readonly gradModeDuringBackward: boolean;
   /** the device (lane) that created the task and waits for it: cpu for a caller; wake-ups go there */
   owner: Device | null;
-  private readonly completion: { promise: Promise<(Tensor | null)[]>; resolve: (v: (Tensor | null)[]) => void; reject: (e: unknown) => void };
+  /** made when someone asks for futureResult (a synchronous backward never does) */
+  private completion: { promise: Promise<(Tensor | null)[]>; resolve: (v: (Tensor | null)[]) => void; reject: (e: unknown) => void } | null = null;
+  private outcome: { value: (Tensor | null)[] } | { error: unknown } | null = null;
 
   constructor(
     readonly keepGraph: boolean,
@@ -59,18 +61,29 @@ export class GraphTask {
   ) {
     this.owner = owner;
     this.gradModeDuringBackward = createGraph;
-    let resolve!: (v: (Tensor | null)[]) => void;
-    let reject!: (e: unknown) => void;
-    const promise = new Promise<(Tensor | null)[]>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    promise.catch(() => {});
-    this.completion = { promise, resolve, reject };
   }
 
-  /** PyTorch's future_result_: the captured grads, or the first error. */
+  /**
+   * PyTorch's future_result_: the captured grads, or the first error. The promise is made on
+   * first use: a promise settled inside a synchronous loop queues a reaction job that keeps
+   * it (and what it holds) alive until the loop yields, one per backward().
+   */
   get futureResult(): Promise<(Tensor | null)[]> {
+    if (this.completion === null) {
+      let resolve!: (v: (Tensor | null)[]) => void;
+      let reject!: (e: unknown) => void;
+      const promise = new Promise<(Tensor | null)[]>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      promise.catch(() => {});
+      this.completion = { promise, resolve, reject };
+      const o = this.outcome;
+      if (o !== null) {
+        if ('error' in o) reject(o.error);
+        else resolve(o.value);
+      }
+    }
     return this.completion.promise;
   }
 
@@ -85,7 +98,8 @@ export class GraphTask {
     this.error = e;
     if (!this.futureCompleted) {
       this.futureCompleted = true;
-      this.completion.reject(e);
+      this.outcome = { error: e };
+      this.completion?.reject(e);
     }
   }
 
@@ -102,7 +116,8 @@ export class GraphTask {
       return;
     }
     this.futureCompleted = true;
-    this.completion.resolve(this.capturedVars);
+    this.outcome = { value: this.capturedVars };
+    this.completion?.resolve(this.capturedVars);
   }
 
   private execPostProcessing(): void {
