@@ -95,8 +95,6 @@ export const MaskedFill = 'MaskedFill';
 export const OneHot = 'OneHot';
 export const Cat = 'Cat';
 
-// cpu only so far, so not yet in ALL_KERNELS (whose coverage specs ask every device for a kernel);
-// their gradient rules are checked in @wiregrad/autograd's conv.gradcheck.test.ts.
 export const Im2Col = 'Im2Col';
 export const Col2Im = 'Col2Im';
 
@@ -115,5 +113,5 @@ export const ALL_KERNELS: readonly string[] = [
   Neg, Exp, Log, Log1p, Sqrt, Rsqrt, Abs, Sign, Sin, Cos, Tanh, Sigmoid, Relu, Gelu, Silu, Softplus,
   LogicalNot, Clamp, Where, Cast, Copy, ToDevice, Sum, Prod, Max, Min, Argmax, Argmin, Softmax,
   LogSoftmax, BatchMatMul, Reshape, Permute, Expand, Slice, SliceScatter, Gather, ScatterAdd,
-  IndexSelect, IndexAdd, MaskedFill, OneHot, Cat, CopyInto, Fill,
+  IndexSelect, IndexAdd, MaskedFill, OneHot, Cat, Im2Col, Col2Im, CopyInto, Fill,
 ];

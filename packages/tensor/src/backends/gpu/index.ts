@@ -18,8 +18,10 @@ import { inplaceKernels } from './kernels/inplace.js';
 import { matmulKernel } from './kernels/matmul.js';
 import { reduceKernels } from './kernels/reduce.js';
 import { structureKernels } from './kernels/structure.js';
+import { windowKernels } from './kernels/window.js';
 
 for (const k of [...viewKernels('gpu'), ...elementwiseKernels, matmulKernel, ...reduceKernels, ...structureKernels, ...inplaceKernels]) registerKernel(k);
+for (const k of windowKernels) registerKernel(k);
 
 onStorageDispose('gpu', (handle) => {
   const box = handle as GpuBox | null;
