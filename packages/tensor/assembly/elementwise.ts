@@ -93,6 +93,15 @@ export function binaryF32(op: i32, mode: i32, a: usize, b: usize, out: usize, n:
 
 @inline function unaryLoop(op: i32, x: usize, out: usize, n: i32): void {
   const end = out + (<usize>n << 2);
+  // two vectors a turn: the costly ops (exp's polynomial) share their constants' registers
+  while (out + 32 <= end) {
+    const y0 = unary(op, v128.load(x));
+    const y1 = unary(op, v128.load(x, 16));
+    v128.store(out, y0);
+    v128.store(out, y1, 16);
+    x += 32;
+    out += 32;
+  }
   while (out < end) {
     v128.store(out, unary(op, v128.load(x)));
     x += 16;
