@@ -8,6 +8,12 @@ import { DistAutogradError } from './errors.js';
  * Runs `fn` inside a new distributed autograd context (PyTorch's `with context() as id`):
  * the context is current across `await`s, and leaving releases it here and on every worker
  * it talked to.
+ * Note [Cleanup off the critical path]
+ * Like PyTorch (which never waits on its cleanup futures), leaving a context drops it here
+ * at once and tells the other workers without waiting for them: the CLEANUP messages are
+ * sent in the same turn as the caller's next message to the same worker, so they usually
+ * share its ZeroMQ message (Note [Batched messages]), and they are retried on failure.
+ * shutdown() still lets them settle first. `releaseContext()` called directly waits for them.
  */
 export async function context<T>(fn: (contextId: bigint) => Promise<T>): Promise<T> {
   const container = getContainer();
@@ -15,7 +21,8 @@ export async function context<T>(fn: (contextId: bigint) => Promise<T>): Promise
   try {
     return await container.current.run(ctx.contextId, () => fn(ctx.contextId));
   } finally {
-    await releaseContext(ctx.contextId);
+    container.take(ctx.contextId);
+    void forwardCleanup(ctx, null);
   }
 }
 

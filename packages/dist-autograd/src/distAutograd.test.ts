@@ -77,3 +77,18 @@ describe('a worker that dies (Note [A worker that left], Note [Reaching a worker
     expect(r0!.shutdownMs).toBeLessThan(3000);
   }, 60000);
 });
+
+describe('a distributed round costs the forward call and the gradient propagation (Note [Firing sets], Note [Cleanup off the critical path])', () => {
+  it('per round each side sends 4 messages: the forward call or its answer, one gradient message each way and its answer, and the context cleanup (off the critical path); a mark round would add 2 more', async () => {
+    const [r0] = (await runWorkers({ scenario: 'rounds', worldSize: 2 })) as Record<string, unknown>[];
+    // caller: FORWARD_AUTOGRAD_REQ, BACKWARD_AUTOGRAD_REQ (gradients), the answer to the callee's gradients, CLEANUP_AUTOGRAD_CONTEXT_REQ
+    // callee: FORWARD_AUTOGRAD_RESP, BACKWARD_AUTOGRAD_REQ (gradients back), the answer to the caller's gradients, the cleanup's answer
+    expect(r0).toEqual({ firingSets: { caller: 4, callee: 4, gradsRight: true }, markRounds: { caller: 6, callee: 6, gradsRight: true } });
+  }, 60000);
+
+  it('every case of the equivalence spec gives the same gradients when reachability comes from a mark round instead (the fallback for unknown firing sets)', async () => {
+    const results = (await runWorkers({ scenario: 'equivalence', worldSize: 3, extra: 'equivalence-marks', timeoutMs: 60000 })) as Record<string, unknown>[];
+    expect(results[0]).toMatchObject({ roundTrips: true, nested: true, multipleOutputs: true, mixedRequiresGrad: true, unusedOutput: true, selfCall: true, hooks: true, distOptim: true, rrefUserCtx: true });
+    for (const r of results) expect(r).toMatchObject({ contextsAfter: 0, passesAfter: 0 });
+  }, 90000);
+});

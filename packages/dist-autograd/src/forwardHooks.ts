@@ -20,12 +20,14 @@ function wrap(ctx: DistAutogradContext, type: Message['type'], msg: Outgoing): O
   const container = getContainer();
   const messageId = container.newMessageId();
   const tensors = tensorsRequiringGrad(msg.payload);
-  if (tensors.length > 0) ctx.addSendFunction(messageId, new SendRpcBackward(tensors));
+  const send = tensors.length > 0 ? new SendRpcBackward(tensors) : null;
+  if (send) ctx.addSendFunction(messageId, send);
   const payload: RpcWithAutograd = {
     fromWorkerId: getWorkerInfo().id,
     wrappedType: msg.type,
     metadata: { contextId: ctx.contextId, messageId },
     payload: msg.payload,
+    ...(send ? { reaches: send.reaches } : {}),
   };
   return { type, payload };
 }
@@ -34,7 +36,7 @@ function wrap(ctx: DistAutogradContext, type: Message['type'], msg: Outgoing): O
 function attachRecv(ctx: DistAutogradContext, w: RpcWithAutograd): void {
   const tensors = tensorsRequiringGrad(w.payload);
   if (tensors.length === 0) return;
-  ctx.addRecvFunction(w.metadata.messageId, new RecvRpcBackward(ctx.contextId, w.metadata.messageId, w.fromWorkerId, ctx, tensors));
+  ctx.addRecvFunction(w.metadata.messageId, new RecvRpcBackward(ctx.contextId, w.metadata.messageId, w.fromWorkerId, ctx, tensors, w.reaches ?? null));
 }
 
 export function wrapRequest(to: WorkerInfo, msg: Outgoing): Outgoing {

@@ -14,6 +14,8 @@ export interface BackwardPass {
   graphTask: GraphTask | null;
   /** gradient RPCs sent by this worker's RecvRpcBackward functions in this pass */
   outstanding: Promise<unknown>[];
+  /** the message ids of every send function the pass fires (Note [Firing sets]); null when a mark round found them */
+  fires: Set<bigint> | null;
 }
 
 /**
@@ -26,6 +28,8 @@ export class DistAutogradContext {
   private readonly workers = new Set<number>();
   readonly accumulatedGrads = new Map<Tensor, Tensor>();
   pass: BackwardPass | null = null;
+  /** passes that finished or failed here: a late message of one is dropped, never starts it again */
+  readonly endedPasses = new Set<string>();
   lastActivity = Date.now();
 
   constructor(readonly contextId: bigint) {}
@@ -53,6 +57,12 @@ export class DistAutogradContext {
 
   addRecvFunction(messageId: bigint, fn: RecvRpcBackward): void {
     this.recvs.set(messageId, fn);
+  }
+
+  /** The pass fires the send functions whose message ids are in `fires` (Note [Firing sets]). */
+  setFires(pass: BackwardPass, fires: Set<bigint>): void {
+    pass.fires = fires;
+    for (const [id, send] of this.sends) if (fires.has(id)) pass.reachableSends.add(send);
   }
 
   sendFunction(messageId: bigint): SendRpcBackward | undefined {

@@ -5,7 +5,7 @@ import type { SendRpcBackward } from '../functions/sendRpcBackward.js';
 
 /** The pass `id` of a context, created on first sight (a new id replaces a finished pass). */
 export function ensurePass(ctx: DistAutogradContext, id: string): BackwardPass {
-  if (ctx.pass?.id !== id) ctx.pass = { id, reachableSends: new Set(), markedRecvs: new Set(), fired: new Set(), graphTask: null, outstanding: [] };
+  if (ctx.pass?.id !== id) ctx.pass = { id, reachableSends: new Set(), markedRecvs: new Set(), fired: new Set(), graphTask: null, outstanding: [], fires: null };
   ctx.touch();
   return ctx.pass;
 }

@@ -6,6 +6,7 @@ import type { BackwardPass, DistAutogradContext } from '../context/context.js';
 import { DistAutogradError } from '../errors.js';
 import type { PropagateGradientsReq } from '../messages/propagateGradientsReq.js';
 import { buildGraphTask, ensurePass, finishGraphTask, reachableRecvs, runReady } from './backwardPass.js';
+import { firingSet } from './firingSet.js';
 
 /**
  * Note [No hang on unused outputs]
@@ -81,7 +82,9 @@ export async function backward(contextId: bigint, roots: Tensor[], opts: { retai
   const pass = ensurePass(ctx, `${container.workerId}:${container.newMessageId()}`);
   try {
     const rootNodes = roots.map((t) => t.gradFn as Node);
-    await markFrom(ctx, pass, rootNodes);
+    const fires = firingSet(rootNodes);
+    if (fires) ctx.setFires(pass, new Set(fires));
+    else await markFrom(ctx, pass, rootNodes); // Note [Firing sets]: unknown somewhere, so ask
     const root = new GraphRoot(roots.map(gradientEdge), roots.map((t) => onesLike(t)));
     const task = buildGraphTask(ctx, pass, root, opts.retainGraph ?? false);
     getEngine().executeWithGraphTask({ task, root, buffer: new InputBuffer(0) });
@@ -96,8 +99,14 @@ export async function backward(contextId: bigint, roots: Tensor[], opts: { retai
     broadcastAbort(ctx, pass.id, err.message);
     throw err;
   } finally {
-    if (ctx.pass === pass) ctx.pass = null;
+    endPass(ctx, pass);
   }
+}
+
+/** The pass is over on this worker (Note [Failed passes]): gradients that still arrive for it are dropped. */
+function endPass(ctx: DistAutogradContext, pass: BackwardPass): void {
+  ctx.endedPasses.add(pass.id);
+  if (ctx.pass === pass) ctx.pass = null;
 }
 
 /** The BACKWARD_AUTOGRAD_REQ handler: marks, gradients or an abort for one pass. */
@@ -107,12 +116,14 @@ export async function onPropagateGradients(req: PropagateGradientsReq): Promise<
   if (req.kind === 'abort') {
     if (ctx.pass?.id === req.passId) {
       const task = ctx.pass.graphTask;
-      ctx.pass = null;
+      endPass(ctx, ctx.pass);
       if (task && !task.futureCompleted) finishGraphTask(task);
       broadcastAbort(ctx, req.passId, req.error);
     }
+    ctx.endedPasses.add(req.passId);
     return;
   }
+  if (ctx.endedPasses.has(req.passId)) return; // a straggler of a pass that already ended here
   const pass = ensurePass(ctx, req.passId);
   const sendFn = ctx.sendFunction(req.metadata.messageId);
   if (!sendFn) throw new DistAutogradError('BACKWARD', `no send function for message ${req.metadata.messageId} in autograd context ${ctx.contextId}`);
@@ -123,6 +134,7 @@ export async function onPropagateGradients(req: PropagateGradientsReq): Promise<
     return;
   }
   try {
+    if (req.fires && !pass.fires) ctx.setFires(pass, new Set(req.fires));
     if (!pass.graphTask) buildGraphTask(ctx, pass, null, req.retainGraph);
     const task = pass.graphTask!;
     sendFn.setGrads(req.grads);
@@ -135,13 +147,13 @@ export async function onPropagateGradients(req: PropagateGradientsReq): Promise<
     // a worker that did not start the pass is done once every reachable send function fired
     const isOrigin = req.passId.startsWith(`${container.workerId}:`);
     if (!isOrigin && ctx.pass === pass && pass.fired.size === pass.reachableSends.size) {
-      ctx.pass = null;
+      endPass(ctx, pass);
       finishGraphTask(task);
       checkTask(pass);
     }
   } catch (e) {
     // this worker's share of the pass failed: free it; the caller reports the error onwards
-    if (ctx.pass === pass) ctx.pass = null;
+    endPass(ctx, pass);
     if (pass.graphTask && !pass.graphTask.futureCompleted) finishGraphTask(pass.graphTask);
     throw nodeError(e);
   }

@@ -16,6 +16,8 @@ export class RecvRpcBackward extends Node {
     readonly fromWorkerId: number,
     private readonly ctx: DistAutogradContext,
     tensors: readonly Tensor[],
+    /** what the matching send function reaches on its worker (Note [Firing sets]); null if unknown */
+    readonly reaches: bigint[] | null,
   ) {
     super();
     this.setNextEdges([]);
@@ -36,6 +38,7 @@ export class RecvRpcBackward extends Node {
       metadata: { contextId: this.contextId, messageId: this.messageId },
       grads: filled,
       retainGraph: currentGraphTask()?.keepGraph ?? false,
+      ...(pass.fires ? { fires: [...pass.fires] } : {}),
     };
     pass.outstanding.push(sendToWorker(this.fromWorkerId, MessageType.BACKWARD_AUTOGRAD_REQ, payload));
     return [];

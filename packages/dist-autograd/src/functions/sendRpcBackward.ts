@@ -1,4 +1,5 @@
 import { Node, collectNextEdges, type Grads, type Tensor } from '@wiregrad/autograd';
+import { firingSet } from '../engine/firingSet.js';
 
 /**
  * PyTorch's SendRpcBackward: recorded on the sender of an RPC whose tensors require grad.
@@ -7,10 +8,13 @@ import { Node, collectNextEdges, type Grads, type Tensor } from '@wiregrad/autog
  */
 export class SendRpcBackward extends Node {
   private grads: Grads = [];
+  /** the message ids whose send functions fire whenever this one does (Note [Firing sets]); null if unknown */
+  readonly reaches: bigint[] | null;
 
   constructor(tensors: readonly Tensor[]) {
     super();
     this.setNextEdges(collectNextEdges(tensors));
+    this.reaches = firingSet([this]);
   }
 
   name(): string {

@@ -14,4 +14,6 @@ export interface PropagateGradientsReq {
   grads: (Tensor | null)[];
   retainGraph: boolean;
   error?: string;
+  /** the message ids of every send function this pass fires (Note [Firing sets]); absent after a mark round */
+  fires?: bigint[];
 }

@@ -10,4 +10,9 @@ export interface RpcWithAutograd {
   wrappedType: MessageType;
   metadata: AutogradMetadata;
   payload: unknown;
+  /**
+   * the message ids whose send functions receive gradients whenever this message's send
+   * function does (Note [Firing sets]); null when unknown; absent when no tensor requires grad
+   */
+  reaches?: bigint[] | null;
 }

@@ -4,6 +4,7 @@ import { SGD } from '@wiregrad/autograd/optim';
 import { RRef, initRpc, register, remote, rpcSync, shutdown, getWorkerInfo } from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context, getDebugInfo, getGradients, setContextTimeout } from '@wiregrad/dist-autograd';
 import type { ScenarioContext } from '../../../../rpc/src/__tests__/worker.js';
+import { setMaxFiringSet } from '../../engine/firingSet.js';
 
 // "python UDF" style registered functions used by the cases below
 register('mulAdd', (a: Tensor, b: Tensor) => a.mul(b).add(a));
@@ -52,7 +53,10 @@ async function same(leaves: Tensor[], f: () => Promise<Tensor>, local: () => Ten
   return ok;
 }
 
-export async function run({ rank, worldSize, initMethod, extra }: ScenarioContext) {
+export async function run({ rank, worldSize, initMethod, extra: requested }: ScenarioContext) {
+  // 'equivalence-marks': the same cases with every pass asking its reachability in a mark round (Note [Firing sets])
+  const extra = requested === 'equivalence-marks' ? 'equivalence' : requested;
+  setMaxFiringSet(requested === 'equivalence-marks' ? 0 : 1024);
   await initRpc(`worker${rank}`, { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 10 } });
   const out: Record<string, unknown> = {};
   if (rank === 0 && extra === 'equivalence') {
