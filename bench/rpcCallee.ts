@@ -1,15 +1,16 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Router } from 'zeromq';
 import type { Tensor } from '@wiregrad/autograd';
-import { initRpc, register, shutdown } from '@wiregrad/rpc';
+import { initRpc, register, rpcSync, shutdown } from '@wiregrad/rpc';
 import '@wiregrad/dist-autograd';
 
-const { initMethod, rawAddress } = workerData as { initMethod: string; rawAddress: string };
+const { initMethod, rawAddress, rank } = workerData as { initMethod: string; rawAddress: string | null; rank: number };
 
-// raw zeromq echo: what a hand-written ROUTER server does
-const router = new Router({ linger: 0 });
-await router.bind(rawAddress);
+// raw zeromq echo on rank 1: what a hand-written ROUTER server does
+const router = rawAddress ? new Router({ linger: 0 }) : null;
+await router?.bind(rawAddress!);
 const rawLoop = (async () => {
+  if (!router) return;
   try {
     for await (const frames of router) await router.send(frames);
   } catch {
@@ -19,8 +20,10 @@ const rawLoop = (async () => {
 
 register('echo', (x: unknown) => x);
 register('affine', (x: Tensor, w: Tensor) => x.mul(w).add(1));
-await initRpc('callee', { rank: 1, worldSize: 2, backendOptions: { initMethod, rpcTimeout: 60 } });
+// a multi-hop round: the UDF on callee (rank 1) calls callee2 (rank 2)
+register('hop', (x: Tensor, w: Tensor) => rpcSync<Tensor>(2, 'affine', [x.mul(w), w]));
+await initRpc(rank === 1 ? 'callee' : `callee${rank}`, { rank, worldSize: 3, backendOptions: { initMethod, rpcTimeout: 60 } });
 parentPort!.postMessage('ready');
 await shutdown({ timeout: 600 });
-router.close();
+router?.close();
 await rawLoop;
