@@ -3,9 +3,9 @@ import { runWorkers } from '../../../../rpc/src/__tests__/harness.js';
 import { loopbackRun, okResult, TRAINING, WorkerProcesses } from './processes.js';
 import type { TrainingResult } from './psTraining.js';
 
-// A file of its own: zeromq sockets made on a thread after worker_threads that ran RPC workers
-// have exited can stop receiving when that thread had used zeromq before (seen with
-// vitest's fork workers), so nothing else here touches zeromq on the main thread.
+// A file of its own, so that no zeromq socket of the spec's own thread (training.test.ts's
+// proxies' rendezvous relay) shares a process with worker threads that ran RPC workers: before
+// cf2b375 (Note [Teardown never aborts]) such sockets stopped receiving once the threads had exited.
 describe('the parameter-server training in one process (worker threads) and in three', () => {
   const procs = new WorkerProcesses();
   afterEach(() => procs.killAll());

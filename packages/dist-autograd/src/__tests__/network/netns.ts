@@ -11,9 +11,9 @@ function ip(...args: string[]): string {
 const PREFIX = 'wgnet';
 
 /**
- * Whether this process may create network namespaces, found by trying: null if it may, else
- * the reason it may not (no `ip` command, or `ip netns add` refused: not root, no CAP_SYS_ADMIN,
- * a container without the privilege).
+ * Whether this process may create network namespaces and run in them, found by trying: null if
+ * it may, else the reason it may not (no `ip` command, or `ip netns add`/`exec` refused: not
+ * root, no CAP_SYS_ADMIN, a container without the privilege).
  */
 export function netnsRefusal(): string | null {
   const probe = `${PREFIX}${process.pid}-probe`;
@@ -23,7 +23,13 @@ export function netnsRefusal(): string | null {
     const err = e as NodeJS.ErrnoException;
     return err.code === 'ENOENT' ? 'the `ip` command (iproute2) is not installed' : `\`ip netns add\` is not permitted here: ${err.message}`;
   }
-  ip('netns', 'del', probe);
+  try {
+    ip('netns', 'exec', probe, 'ip', 'link', 'set', 'lo', 'up');
+  } catch (e) {
+    return `\`ip netns exec\` is not permitted here: ${(e as Error).message}`;
+  } finally {
+    ip('netns', 'del', probe);
+  }
   return null;
 }
 

@@ -110,7 +110,10 @@ export class WorkerProcesses {
 export async function exits(procs: WorkerProcess[], timeoutMs: number): Promise<Exit[]> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`workers still running after ${timeoutMs} ms: ranks ${procs.map((p) => p.rank).join(', ')}`)), timeoutMs);
+    timer = setTimeout(() => {
+      const last = procs.map((p) => `rank ${p.rank}: ${p.lines.slice(-4).map((l) => JSON.stringify(l).slice(0, 300)).join(' ')} ${p.stderr.slice(-500)}`);
+      reject(new Error(`workers still running after ${timeoutMs} ms\n${last.join('\n')}`));
+    }, timeoutMs);
   });
   try {
     return await Promise.race([Promise.all(procs.map((p) => p.exited)), late]);

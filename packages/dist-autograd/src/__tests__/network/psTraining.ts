@@ -1,6 +1,6 @@
 import { manualSeed, randn, tensor, toTypedArray, type Tensor } from '@wiregrad/autograd';
 import { SGD } from '@wiregrad/autograd/optim';
-import { RRef, initRpc, register, rpcSync, shutdown, maybeRpcState } from '@wiregrad/rpc';
+import { RRef, getWorkerInfos, initRpc, maybeRpcState, onWorkerLeave, register, rpcSync, shutdown } from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context } from '@wiregrad/dist-autograd';
 import type { ScenarioContext } from '../../../../rpc/src/__tests__/worker.js';
 
@@ -35,7 +35,8 @@ export type TrainingEvent =
   | { event: 'step'; rank: number; step: number; ms: number; loss: number }
   | { event: 'paused'; rank: number; turn: number }
   | { event: 'failed'; rank: number; error: ErrorInfo }
-  | { event: 'phase'; rank: number; phase: string; step: number };
+  | { event: 'phase'; rank: number; phase: string; step: number }
+  | { event: 'left'; rank: number; worker: string; reason: string };
 
 export interface ErrorInfo {
   name: string;
@@ -58,7 +59,7 @@ let params: Tensor[] | null = null;
 let released = 0;
 const waiters = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
 let aborted: string | null = null;
-let finished = 0;
+const finished = new Set<number>();
 let onAllFinished: { resolve: () => void; reject: (e: Error) => void } | null = null;
 let psOptions: TrainingOptions | null = null;
 
@@ -103,16 +104,22 @@ register('net.done', (rank: number, step: number) => {
   } else release(turn + 1);
   return true;
 });
-register('net.finished', () => {
-  if (++finished === WORLD_SIZE - 1) onAllFinished?.resolve();
-  return finished;
+register('net.finished', (rank: number) => {
+  finished.add(rank);
+  if (finished.size === WORLD_SIZE - 1) onAllFinished?.resolve();
+  return finished.size;
 });
-register('net.abort', (rank: number, message: string) => {
-  aborted ??= `${workerName(rank)} failed: ${message}`;
+
+/** Ends the training on the ps: every waiting turn and the ps itself fail with `why`. */
+function abort(why: string): void {
+  aborted ??= why;
   const e = new Error(`training aborted: ${aborted}`);
   for (const w of waiters.values()) w.reject(e);
   waiters.clear();
   onAllFinished?.reject(e);
+}
+register('net.abort', (rank: number, message: string) => {
+  abort(`${workerName(rank)} failed: ${message}`);
   return true;
 });
 
@@ -138,8 +145,18 @@ async function runPs(o: TrainingOptions): Promise<TrainingResult> {
   psOptions = o;
   enter('serve');
   const done = new Promise<void>((resolve, reject) => (onAllFinished = { resolve, reject }));
+  // a trainer that leaves the group before it finished (it died, or heartbeats stopped) ends the training
+  const unsubscribe = onWorkerLeave((info, reason) => {
+    o.onEvent?.({ event: 'left', rank: 0, worker: info.name, reason });
+    const rank = [1, 2].find((r) => workerName(r) === info.name);
+    if (rank !== undefined && !finished.has(rank)) abort(`${info.name} left the group (${reason}) before it finished`);
+  });
   const t0 = performance.now();
-  await done;
+  try {
+    await done;
+  } finally {
+    unsubscribe();
+  }
   const values = params!.map((p) => Array.from(toTypedArray(p)));
   return { ok: true, rank: 0, params: values, stepMs: [], losses: [], seconds: (performance.now() - t0) / 1000 };
 }
@@ -181,9 +198,9 @@ async function runTrainer(o: TrainingOptions): Promise<TrainingResult> {
   return { ok: true, rank, params: [], stepMs, losses, seconds };
 }
 
-/** Tells the ps a trainer failed, so nobody waits for its turns; retried while the network recovers. */
+/** Tells the ps a trainer failed, so nobody waits for its turns; retried while the network recovers and the ps is a member. */
 async function abortTraining(rank: number, message: string): Promise<void> {
-  for (let attempt = 0; attempt < 8; attempt++) {
+  for (let attempt = 0; attempt < 8 && getWorkerInfos().some((w) => w.name === 'ps'); attempt++) {
     try {
       await rpcSync('ps', 'net.abort', [rank, message], { timeout: 2 });
       return;

@@ -112,8 +112,9 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
     const cut: number[] = [];
     const { es, proxies } = await proxiedRun({
       latencyMs: 20,
-      // the ps holds turn 6 back for 2.5 s: both trainers wait on it with their requests delivered
-      args: { pauseAtTurn: 6, pauseMs: 2500 },
+      // the ps holds turn 6 back for 5 s: both trainers wait on it with their requests delivered, and
+      // the connections are back (within ~0.1 s) before the ps answers (a ROUTER drops answers to a peer not connected)
+      args: { pauseAtTurn: 6, pauseMs: 5000 },
       during: async (w, proxies) => {
         await w[0]!.waitFor((l) => l.event === 'paused', 60_000);
         await sleep(300);
@@ -156,7 +157,7 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
     expect(lost, why).toBeDefined();
     expect(lost.error, why).toEqual({ name: 'RpcError', code: 'TIMEOUT', message: `RPC ran for more than set timeout (${RPC_TIMEOUT_S * 1000} ms) and will now be marked with an error`, during: 'forward' });
     const sent = es[lost.rank]!.lines.filter((l) => l.event === 'phase' && l.phase === 'forward').at(-1)!;
-    expect(sent.at, why).toBeLessThanOrEqual(cutAt + 50);
+    expect(sent.at, why).toBeLessThanOrEqual(cutAt + 2000); // (its line and the proxy's data race to this process)
     // the error reaches the caller once context() has released its autograd context (the ps answers that cleanup)
     expect(lost.at - sent.at, why).toBeGreaterThanOrEqual(RPC_TIMEOUT_S * 1000 - 100);
     expect(lost.at - sent.at, why).toBeLessThan(RPC_TIMEOUT_S * 1000 + 8000);
@@ -165,14 +166,17 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
     const waiting = trainers.find((t) => t !== lost)!;
     expect(waiting.error.during, why).toBe('turn');
     if (waiting.error.code === 'REMOTE') expect(waiting.error.message, why).toContain(`training aborted: trainer${lost.rank} failed: RPC ran for more than set timeout`);
-    else expect(waiting.error, why).toMatchObject({ name: 'RpcError', code: 'PEER_DISCONNECTED', message: 'lost the connection to WorkerInfo(id=0, name=ps) (it stopped answering heartbeats)' });
+    else {
+      expect(waiting.error, why).toMatchObject({ name: 'RpcError', code: 'PEER_DISCONNECTED' });
+      expect(waiting.error.message, why).toMatch(/^lost the connection to WorkerInfo\(id=0, name=ps\)/);
+    }
     expect(ps.error.message, why).toBe(`training aborted: trainer${lost.rank} failed: ${lost.error.message}`);
     const end = Math.max(...es.map((e) => e.lines.at(-1)!.at));
     expect(end - cutAt, why).toBeLessThan(RPC_TIMEOUT_S * 1000 + 30_000);
     console.log(`cut in flight: trainer${lost.rank}'s forward failed with ${lost.error.code} ${(lost.at - sent.at).toFixed(0)} ms after it was sent (rpcTimeout ${RPC_TIMEOUT_S} s); all workers exited ${(end - cutAt).toFixed(0)} ms after the cut`);
   }, 120_000);
 
-  it('c3. every connection cut and refused for 6 s: the pending calls fail with RpcError PEER_DISCONNECTED after three missed heartbeats, and every worker exits', async () => {
+  it('c3. every connection cut and refused for 6 s (past three heartbeats): the pending calls fail with RpcError PEER_DISCONNECTED, the ps hears the trainers left (dead), and every worker exits', async () => {
     await referenceParams();
     let cutAt = 0;
     const { es } = await proxiedRun({
@@ -188,14 +192,20 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
     const [ps, ...trainers] = failures(es, why) as [Line & { event: 'failed' }, ...(Line & { event: 'failed' })[]];
     // both trainers had a call pending at the ps (a turn, or the step under way)
     for (const t of trainers) {
-      expect(t.error, why).toMatchObject({ name: 'RpcError', code: 'PEER_DISCONNECTED', message: 'lost the connection to WorkerInfo(id=0, name=ps) (it stopped answering heartbeats)' });
-      // the default heartbeat is 1 s: down after 3 s without the connection, long before the 30 s rpcTimeout
-      expect(t.at - cutAt, why).toBeGreaterThanOrEqual(2900);
+      expect(t.error, why).toMatchObject({ name: 'RpcError', code: 'PEER_DISCONNECTED' });
+      expect(t.error.message, why).toMatch(/^lost the connection to WorkerInfo\(id=0, name=ps\)/);
+      // the default heartbeat is 1 s: dead after 3 s without a word (2-3 s after the cut), long before the 30 s rpcTimeout
+      expect(t.at - cutAt, why).toBeGreaterThanOrEqual(1900);
       expect(t.at - cutAt, why).toBeLessThan(3000 + 7000);
     }
-    // the ps hears of it once connections are accepted again, and stops waiting
-    expect(ps.error.message, why).toMatch(/^training aborted: trainer\d failed: lost the connection to WorkerInfo\(id=0, name=ps\)/);
-    expect(Math.max(...es.map((e) => e.lines.at(-1)!.at)) - cutAt, why).toBeLessThan(30_000);
-    console.log(`cut + refused 6 s: trainers failed ${trainers.map((t) => (t.at - cutAt).toFixed(0)).join(', ')} ms after the cut with ${trainers[0]!.error.code}`);
+    // the ps saw a trainer leave the group as dead, and stopped waiting for its turn
+    const left = es[0]!.lines.find((l) => l.event === 'left') as Line & { event: 'left' };
+    expect(left, why).toMatchObject({ worker: expect.stringMatching(/^trainer[12]$/), reason: 'dead' });
+    expect(ps.error.message, why).toBe(`training aborted: ${left.worker} left the group (dead) before it finished`);
+    expect(ps.at - cutAt, why).toBeGreaterThanOrEqual(1900);
+    expect(ps.at - cutAt, why).toBeLessThan(3000 + 7000);
+    const end = Math.max(...es.map((e) => e.lines.at(-1)!.at));
+    expect(end - cutAt, why).toBeLessThan(30_000);
+    console.log(`cut + refused 6 s: trainers failed ${trainers.map((t) => (t.at - cutAt).toFixed(0)).join(', ')} ms after the cut with ${trainers[0]!.error.code}; the ps gave up after ${(ps.at - cutAt).toFixed(0)} ms; all exited after ${(end - cutAt).toFixed(0)} ms`);
   }, 120_000);
 });
