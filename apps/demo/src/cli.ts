@@ -17,6 +17,8 @@ export interface DemoConfig {
   lr: number;
   /** (worker) join a running group instead of the initial rendezvous, e.g. to replace a trainer that died */
   join: boolean;
+  /** aggregate steps/s of the ps example with 1, 2 and 4 trainers */
+  bench: boolean;
 }
 
 export class UsageError extends Error {
@@ -43,6 +45,7 @@ options:
   --batch-size N   default 10
   --lr X           learning rate, default 0.05
   --out DIR        where the plot goes, default ./out
+  --bench          aggregate training steps/s of the ps example with 1, 2 and 4 trainer processes
   --rank N         (worker) this worker's rank (a joining trainer: whose share of the data it takes)
   --join           (worker) join the running group at --master (the parameter server keeps training
                    with the survivors when a trainer dies, and accepts a replacement this way)
@@ -76,6 +79,7 @@ export function parseConfig(argv: string[]): DemoConfig | 'help' {
         lr: { type: 'string' },
         example: { type: 'string' },
         join: { type: 'boolean' },
+        bench: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -110,7 +114,9 @@ export function parseConfig(argv: string[]): DemoConfig | 'help' {
     batchSize: int('batch-size', v['batch-size'], 10, 1),
     lr,
     join: v.join ?? false,
+    bench: v.bench ?? false,
   };
+  if (config.bench && (command !== 'run' || exampleName !== 'ps')) throw new UsageError('--bench measures the ps example: pnpm demo --bench [--epochs N]');
   if (config.join && (command !== 'worker' || exampleName !== 'ps')) throw new UsageError('--join is for a ps trainer: pnpm demo worker --join --rank N --master tcp://HOST:PORT');
   if (config.join && config.rank === 0) throw new UsageError('--join needs the --rank of a trainer (1 or more): rank 0 is the parameter server');
   if (command === 'worker') {

@@ -27,16 +27,64 @@ function freePort(host: string): Promise<number> {
  * stops them all on Ctrl-C or when one fails: no orphan processes, a clear message.
  */
 export async function launch(c: DemoConfig): Promise<number> {
+  if (c.bench) return bench(c);
+  const run = await runWorkers(c, false);
+  if (run.failure) {
+    console.error(`wiregrad demo: ${run.failure}`);
+    return 1;
+  }
+  report(c, run);
+  return 0;
+}
+
+interface Run {
+  failure: string | null;
+  results: Extract<WorkerReport, { type: 'result' }>[];
+  stats: Extract<WorkerReport, { type: 'stats' }>[];
+  epochs: Map<string, WorkerReport[]>;
+  seconds: number;
+}
+
+/** Every trainer's steps per second, added up. */
+const aggregateStepsPerSec = (r: Run) => r.stats.reduce((sum, s) => sum + s.steps / s.seconds, 0);
+
+/**
+ * `pnpm demo --bench`: the parameter-server example with 1, 2 and 4 trainer processes on the
+ * same model, each run on its own, and the aggregate training steps/s of each (Note
+ * [Asynchronous parameter server]: trainers do not take turns, so more trainers step more).
+ */
+async function bench(c: DemoConfig): Promise<number> {
+  const rows: Record<string, string>[] = [];
+  let one = 0;
+  for (const trainers of [1, 2, 4]) {
+    const run = await runWorkers({ ...c, workers: trainers + 1, example: 'ps' }, true);
+    if (run.failure) {
+      console.error(`wiregrad demo --bench: ${trainers} trainers: ${run.failure}`);
+      return 1;
+    }
+    const sps = aggregateStepsPerSec(run);
+    if (trainers === 1) one = sps;
+    const acc = Math.min(...run.results.map((r) => r.testAcc ?? 0));
+    rows.push({ trainers: String(trainers), 'aggregate steps/s': sps.toFixed(1), 'vs 1 trainer': `${(sps / one).toFixed(2)}x`, 'wall time (s)': run.seconds.toFixed(1), 'lowest held-out accuracy': `${(100 * acc).toFixed(1)}%` });
+    console.log(`${trainers} trainer${trainers > 1 ? 's' : ''}: ${sps.toFixed(1)} steps/s in all`);
+  }
+  console.table(rows);
+  return 0;
+}
+
+/** Starts every worker as its own process and collects what they report (quiet: no progress, no plot). */
+async function runWorkers(c: DemoConfig, quiet: boolean): Promise<Run> {
   if (c.device === 'gpu') tensor([0]).to('gpu'); // fails clearly, before any process starts, when there is no gpu backend
   const master = c.master ?? `tcp://127.0.0.1:${await freePort('127.0.0.1')}`;
   const entry = fileURLToPath(new URL('./main.ts', import.meta.url));
-  const view = new ProgressView(c.epochs);
+  const view = new ProgressView(quiet ? 0 : c.epochs);
   const epochs = new Map<string, WorkerReport[]>();
   const results: Extract<WorkerReport, { type: 'result' }>[] = [];
   const stats: Extract<WorkerReport, { type: 'stats' }>[] = [];
   const children: ChildProcess[] = [];
   const t0 = performance.now();
-  console.log(`wiregrad demo: ${c.example === 'ps' ? 'parameter server' : 'model parallel pipeline'}, ${c.workers} processes, rendezvous at ${master}`);
+  const log = quiet ? () => {} : console.log;
+  log(`wiregrad demo: ${c.example === 'ps' ? 'parameter server' : 'model parallel pipeline'}, ${c.workers} processes, rendezvous at ${master}`);
 
   let failure: string | null = null;
   let interrupted = false;
@@ -46,9 +94,10 @@ export async function launch(c: DemoConfig): Promise<number> {
     const child = fork(entry, workerArgv(c, rank, master), { execArgv: ['--conditions=source', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     children.push(child);
     child.on('message', (m: WorkerReport) => {
-      if (m.type === 'progress') view.onProgress(m);
-      else if (m.type === 'epoch') {
-        view.onEpoch(m);
+      if (m.type === 'progress') {
+        if (!quiet) view.onProgress(m);
+      } else if (m.type === 'epoch') {
+        if (!quiet) view.onEpoch(m);
         epochs.set(m.label, [...(epochs.get(m.label) ?? []), m]);
       } else if (m.type === 'result') results.push(m);
       else stats.push(m);
@@ -59,7 +108,7 @@ export async function launch(c: DemoConfig): Promise<number> {
           const how = `worker ${rank} (pid ${child.pid}) exited with ${signal ?? `code ${code}`}`;
           if (c.example === 'ps' && rank > 0 && !interrupted) {
             // Note [Asynchronous parameter server]: the others train on without it
-            console.log(`wiregrad demo: ${how}; the parameter server trains on with the other trainers`);
+            log(`wiregrad demo: ${how}; the parameter server trains on with the other trainers`);
             lost.push(rank);
           } else {
             failure = `${how}; stopping the others`;
@@ -70,7 +119,7 @@ export async function launch(c: DemoConfig): Promise<number> {
       }),
     );
   });
-  console.log(`workers: pids ${children.map((ch) => ch.pid).join(',')}`);
+  log(`workers: pids ${children.map((ch) => ch.pid).join(',')}`);
   const onSignal = () => {
     interrupted = true;
     failure ??= 'interrupted; stopping every worker';
@@ -83,11 +132,11 @@ export async function launch(c: DemoConfig): Promise<number> {
   process.off('SIGTERM', onSignal);
   view.stop();
   if (!failure && results.length === 0) failure = `every trainer died (${lost.join(', ')})`;
-  if (failure) {
-    console.error(`wiregrad demo: ${failure}`);
-    return 1;
-  }
+  return { failure, results, stats, epochs, seconds: (performance.now() - t0) / 1000 };
+}
 
+/** Held-out accuracies, the plot and the table of a finished run. */
+function report(c: DemoConfig, { results, stats, epochs, seconds }: Run): void {
   for (const r of results.sort((a, b) => a.rank - b.rank)) for (const l of r.lines) console.log(l);
   const loss: Series[] = [];
   const acc: Series[] = [];
@@ -103,7 +152,6 @@ export async function launch(c: DemoConfig): Promise<number> {
   const plotPath = resolve(outDir, `${c.example}-training.svg`);
   writeFileSync(plotPath, plotSvg(`wiregrad ${c.example} demo (${c.workers} processes)`, loss, acc));
   console.log(`plot: ${plotPath}`);
-  const seconds = (performance.now() - t0) / 1000;
   console.table(
     stats.sort((a, b) => a.rank - b.rank).map((s) => ({
       worker: s.label,
@@ -114,5 +162,4 @@ export async function launch(c: DemoConfig): Promise<number> {
     })),
   );
   console.log(`total wall time ${seconds.toFixed(1)} s`);
-  return 0;
 }
