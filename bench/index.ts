@@ -7,6 +7,7 @@ const suites: [string, () => Promise<{ run(): Promise<Row[] | void> }>][] = [
   ['pytorch', () => import('./torch.bench.js')],
   ['memory', () => import('./memory.bench.js')],
   ['rpc', () => import('./rpc.bench.js')],
+  ['manyWorkers', () => import('./manyWorkers.bench.js')],
   ['gpu', () => import('./gpu.bench.js')],
 ];
 
