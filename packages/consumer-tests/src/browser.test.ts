@@ -12,12 +12,13 @@ const consumer = inject('consumerDir');
 /**
  * Note [Browser size budget]
  * `programs/everything.ts` keeps every export of @wiregrad/autograd (so all of tensor too),
- * minified by esbuild for browsers and gzipped: 49,238 bytes (136,619 minified) when the
- * budget was set at about 1.25 times that; about 10 KB of it are the base64 WebAssembly kernels. gpu.js is not in it: a page loads
+ * minified by esbuild for browsers and gzipped: 49,238 bytes (136,619 minified) at the commit
+ * that set the budget, 54,195 with the conv and allocator work then in progress; the budget is
+ * about 1.2 times the latter. About 10 KB of it are the base64 WebAssembly kernels. gpu.js is not in it: a page loads
  * gpu.js's own browser build for the gpu device. Raise the budget deliberately, with the
  * reason in the commit, never to make a failing run pass unexamined.
  */
-const BUDGET_GZIP_BYTES = 60 * 1024;
+const BUDGET_GZIP_BYTES = 64 * 1024;
 
 function expectNoNode(b: Bundle): void {
   expect(b.externals).toEqual([]);

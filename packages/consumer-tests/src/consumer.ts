@@ -1,6 +1,6 @@
 // Builds, packs and installs the public packages the way a user gets them (Note [Specs on packed tarballs]).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -114,4 +114,36 @@ export function installTarballs(consumer: string, pkgs: readonly PublicPackage[]
     }
   }
   for (const t of extraTypes) link(realpathSync(join(ROOT, 'node_modules/@types', t)), join(consumer, 'node_modules/@types', t));
+}
+
+/**
+ * Runs `fn` holding a lock on the workspace's dist/ folders: two vitest runs at once (several
+ * people in one working tree) must not pack a dist/ the other is rewriting. A lock older than
+ * `staleMs` is left over from a killed run and is taken over.
+ */
+export function withBuildLock<T>(fn: () => T, staleMs = 10 * 60_000): T {
+  const lock = join(ROOT, 'node_modules/.cache/wiregrad-consumer-tests.lock');
+  mkdirSync(dirname(lock), { recursive: true });
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'EEXIST') throw e;
+      let age = 0;
+      try {
+        age = Date.now() - statSync(lock).mtimeMs;
+      } catch {
+        continue; // released in between
+      }
+      if (age > staleMs) rmSync(lock, { recursive: true, force: true });
+      else Atomics.wait(sleeper, 0, 0, 500);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { buildPackages, installTarballs, packPackages, publicPackages, usePnpm } from './consumer.js';
+import { buildPackages, installTarballs, packPackages, publicPackages, usePnpm, withBuildLock } from './consumer.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,12 +19,20 @@ declare module 'vitest' {
 export default function setup(project: TestProject): () => void {
   const pkgs = publicPackages();
   const dir = mkdtempSync(join(tmpdir(), 'wiregrad-consumer-'));
-  usePnpm(join(dir, 'bin'));
-  buildPackages(pkgs);
-  const tarballs = packPackages(pkgs, join(dir, 'tarballs'));
   const consumer = join(dir, 'app');
-  installTarballs(consumer, pkgs, tarballs, ['node']);
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
+  let tarballs: Map<string, string>;
+  try {
+    usePnpm(join(dir, 'bin'));
+    tarballs = withBuildLock(() => {
+      buildPackages(pkgs);
+      return packPackages(pkgs, join(dir, 'tarballs'));
+    });
+    installTarballs(consumer, pkgs, tarballs, ['node']);
+    writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   project.provide('consumerDir', consumer);
   project.provide('tarballs', Object.fromEntries(tarballs));
   return () => rmSync(dir, { recursive: true, force: true });
