@@ -35,15 +35,16 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
    */
   async function proxiedRun(o: { latencyMs: number; args?: Record<string, number>; during?: (w: WorkerProcess[], proxies: TcpProxy[]) => Promise<void> }) {
     const ranks = [0, 1, 2];
-    // ports for the store and the workers first, then the proxies' (the kernel's picks cannot collide with them)
-    const [store, ...ports] = await freePorts(4);
-    const proxies = ports.map((port) => new TcpProxy({ target: { host: LOCAL, port }, latencyMs: o.latencyMs }));
+    // every port picked at once, so none of them is picked twice: the store, the relay, the workers, their proxies
+    const [store, relayPort, ...rest] = await freePorts(8);
+    const ports = rest.slice(0, 3);
+    const proxies = ports.map((port, r) => new TcpProxy({ target: { host: LOCAL, port }, listen: { host: LOCAL, port: rest[3 + r]! }, latencyMs: o.latencyMs }));
     for (const p of proxies) {
       closers.push(() => p.close());
       await p.start();
     }
     const relay = new RendezvousRelay(`tcp://${LOCAL}:${store}`, new Map(ports.map((port, r) => [`tcp://${LOCAL}:${port}`, proxies[r]!.address])));
-    await relay.start();
+    await relay.start(`tcp://${LOCAL}:${relayPort}`);
     closers.push(() => relay.close());
     const workers = ranks.map((r) =>
       procs.start(r, {
