@@ -8,6 +8,11 @@ function expectSameGradients(r: Record<string, unknown>): void {
     expect(c.distributed, name).toEqual(c.local);
     expect((c.local as unknown[]).length, name).toBeGreaterThan(0);
   }
+  for (const [name, c] of Object.entries(r.everyOptimizer as Record<string, { distributed: number[]; local: number[] }>)) {
+    expect(c.distributed, name).toEqual(c.local);
+    expect(c.distributed, name).toHaveLength(9);
+  }
+  expect(Object.keys(r.everyOptimizer as object)).toEqual(['Adam', 'AdamW', 'RMSprop', 'Adagrad']);
   // mixed requiresGrad: the tensor that does not require grad gets no gradient at all
   expect((r.mixedRequiresGrad as { distributed: unknown[] }).distributed).toHaveLength(1);
 }

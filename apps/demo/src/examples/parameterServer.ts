@@ -1,6 +1,6 @@
 import { manualSeed, noGrad, type Tensor } from '@wiregrad/autograd';
-import { Linear, ReLU, Sequential, crossEntropy } from '@wiregrad/autograd/nn';
-import { SGD } from '@wiregrad/autograd/optim';
+import { Linear, ReLU, Sequential, crossEntropy } from '@wiregrad/nn';
+import { SGD } from '@wiregrad/nn/optim';
 import { RRef, getWorkerInfos, onWorkerJoin, onWorkerLeave, register, rpcSync } from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context } from '@wiregrad/dist-autograd';
 import type { DemoConfig } from '../cli.js';

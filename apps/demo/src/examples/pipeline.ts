@@ -1,6 +1,6 @@
 import { manualSeed, type Tensor } from '@wiregrad/autograd';
-import { Linear, type Module, ReLU, Sequential, crossEntropy } from '@wiregrad/autograd/nn';
-import { SGD } from '@wiregrad/autograd/optim';
+import { Linear, type Module, ReLU, Sequential, crossEntropy } from '@wiregrad/nn';
+import { SGD } from '@wiregrad/nn/optim';
 import { RRef, register, rpcSync } from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context } from '@wiregrad/dist-autograd';
 import type { DemoConfig } from '../cli.js';

@@ -1,5 +1,5 @@
 import { type Tensor } from '@wiregrad/autograd';
-import { Adam, SGD, type Optimizer } from '@wiregrad/autograd/optim';
+import { Adagrad, Adam, AdamW, RMSprop, SGD, type Optimizer } from '@wiregrad/nn/optim';
 import { type RRef, register, remote, rpcAsync } from '@wiregrad/rpc';
 import { getGradients, retrieveContext } from '../api.js';
 import { DistAutogradError } from '../errors.js';
@@ -8,12 +8,11 @@ type OptimizerClass = new (params: Tensor[], opts: never) => Optimizer;
 
 const classes = new Map<string, OptimizerClass>();
 
-/** Makes an optimizer class usable by DistributedOptimizer (SGD and Adam are registered). */
+/** Makes an optimizer class usable by DistributedOptimizer (every optimizer of @wiregrad/nn/optim is registered). */
 export function registerOptimizer(name: string, cls: OptimizerClass): void {
   classes.set(name, cls);
 }
-registerOptimizer('SGD', SGD as unknown as OptimizerClass);
-registerOptimizer('Adam', Adam as unknown as OptimizerClass);
+for (const [name, cls] of Object.entries({ SGD, Adam, AdamW, RMSprop, Adagrad })) registerOptimizer(name, cls as unknown as OptimizerClass);
 
 /** The optimizer living next to its parameters on their owner. */
 class LocalOptimizer {

@@ -1,5 +1,5 @@
 import { manualSeed, randn, tensor, toTypedArray, type Tensor } from '@wiregrad/autograd';
-import { SGD } from '@wiregrad/autograd/optim';
+import { SGD } from '@wiregrad/nn/optim';
 import { RRef, getWorkerInfos, initRpc, maybeRpcState, onWorkerLeave, register, rpcSync, shutdown } from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context } from '@wiregrad/dist-autograd';
 import type { ScenarioContext } from '../../../../rpc/src/__tests__/worker.js';

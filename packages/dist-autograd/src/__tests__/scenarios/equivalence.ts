@@ -1,6 +1,8 @@
 import type { FunctionCtx } from '@wiregrad/autograd';
 import { Function, grad, manualSeed, rand, tensor, type Tensor } from '@wiregrad/autograd';
-import { SGD } from '@wiregrad/autograd/optim';
+import { Adagrad, Adam, AdamW, RMSprop, SGD } from '@wiregrad/nn/optim';
+
+type OptimizerClass = new (params: Tensor[], opts: never) => { step(): void };
 import { RRef, initRpc, register, remote, rpcSync, shutdown, getWorkerInfo } from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context, getDebugInfo, getGradients, setContextTimeout } from '@wiregrad/dist-autograd';
 import type { ScenarioContext } from '../../../../rpc/src/__tests__/worker.js';
@@ -110,6 +112,25 @@ export async function run({ rank, worldSize, initMethod, extra: requested }: Sce
     const after = [await w1.toHere(), await w2.toHere()];
     const float6 = (t: Tensor) => (t.flatten().tolist() as number[]).map((v) => Number(v.toFixed(6)));
     out.distOptim = { distributed: after.map(float6), local: before.map((w, i) => float6(w.sub(localGrads[i]!.mul(0.05)))) };
+    // DistributedOptimizer takes every optimizer: one step on worker1's parameter equals the same optimizer's local step
+    const everyOptimizer: Record<string, unknown> = {};
+    const optimizers: [string, OptimizerClass, object][] = [['Adam', Adam, { lr: 0.1, amsgrad: true }], ['AdamW', AdamW, { lr: 0.1, weightDecay: 0.1 }], ['RMSprop', RMSprop, { lr: 0.01, momentum: 0.5 }], ['Adagrad', Adagrad, { lr: 0.1 }]];
+    for (const [name, cls, opts] of optimizers) {
+      const w = remote<Tensor>('worker1', 'randParam', [7]);
+      const start = (await w.toHere()).detach();
+      const distributed = new DistributedOptimizer(cls, [w], opts);
+      await context(async (id) => {
+        await backward(id, [(await rpcSync<Tensor>('worker1', 'matvec', [w, x])).sum()]);
+        await distributed.step(id);
+      });
+      start.requiresGrad = true;
+      const local = new cls([start], opts as never);
+      start.matmul(x).sum().backward();
+      local.step();
+      everyOptimizer[name] = { distributed: float6(await w.toHere()), local: float6(start) };
+      await w.release();
+    }
+    out.everyOptimizer = everyOptimizer;
     // RRef.backward: owner form with a context, and the user form's error without one
     out.rrefUserNoCtx = await w1.backward().then(() => null, (e: Error) => e.message);
     // owner form: a local RRef of t1.sum() + t1.sum() gives t1 the gradient 2, twice over -> 4
