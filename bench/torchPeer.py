@@ -5,6 +5,7 @@
 # one call took, timed here with perf_counter so the pipe's latency is not counted, or
 # `error <message>`. `ready <torch version>` is the first line written. The bench calls us
 # between its own calls, so both run in turns on the same machine (see interleavedMedians).
+import ctypes
 import sys
 import time
 
@@ -15,6 +16,28 @@ CHAIN = 1000
 N_ELEM = 1 << 20
 
 state = {}
+
+
+def openblas():
+    """Debian's torch calls BLAS through libblas.so.3 (OpenBLAS here), whose own thread pool
+    torch.set_num_threads does not size: a '1 thread' matmul ran on every core."""
+    for name in ('libblas.so.3', 'libopenblas.so.0'):
+        try:
+            lib = ctypes.CDLL(name)
+        except OSError:
+            continue
+        if hasattr(lib, 'openblas_set_num_threads'):
+            return lib
+    return None
+
+
+BLAS = openblas()
+
+
+def set_threads(n):
+    torch.set_num_threads(n)
+    if BLAS is not None:
+        BLAS.openblas_set_num_threads(n)
 
 
 def setup(case):
@@ -58,7 +81,7 @@ def main():
     for line in sys.stdin:
         try:
             case, threads = line.split()
-            torch.set_num_threads(int(threads))
+            set_threads(int(threads))
             fn = state.get(case)
             if fn is None:
                 fn = state[case] = setup(case)
