@@ -8,7 +8,7 @@ import { Future } from './future.js';
 import { installHandlers } from './handlers.js';
 import { rpcAutogradHooks } from './hooks.js';
 import { MessageType } from './messages/messageType.js';
-import { functionName, isBuiltin, register } from './registry.js';
+import { functionName, isBuiltin, register, type RegisteredFunction } from './registry.js';
 import { advertisedAddress } from './rendezvous/advertise.js';
 import { RendezvousStore, requestRendezvous, storeAddress, type WorkerRecord } from './rendezvous/store.js';
 import { emitJoin, emitLeave } from './membership.js';
@@ -181,7 +181,15 @@ export interface CallOptions {
   timeout?: number;
 }
 
+/**
+ * Note [Typed calls]
+ * Passed by value, a registered function types the call: its parameters check `args` and its
+ * (awaited) return type is the result, `rpcSync('w1', add, [a, b])` is a Promise<Tensor>.
+ * Passed by its registered name, the caller states the result type: `rpcSync<Tensor>('w1', 'square', [x])`.
+ */
 /** Runs `fn(...args)` on `to` and returns a Future of its result (torch.distributed.rpc.rpc_async). */
+export function rpcAsync<F extends RegisteredFunction>(to: To, fn: F, args?: Parameters<F>, opts?: CallOptions): Future<Awaited<ReturnType<F>>>;
+export function rpcAsync<T = unknown>(to: To, fn: string, args?: unknown[], opts?: CallOptions): Future<T>;
 export function rpcAsync<T = unknown>(to: To, fn: unknown, args: unknown[] = [], opts: CallOptions = {}): Future<T> {
   try {
     const info = resolveWorker(to);
@@ -194,12 +202,16 @@ export function rpcAsync<T = unknown>(to: To, fn: unknown, args: unknown[] = [],
   }
 }
 
-/** Runs `fn(...args)` on `to` and resolves with its result (torch.distributed.rpc.rpc_sync). */
+/** Runs `fn(...args)` on `to` and resolves with its result (torch.distributed.rpc.rpc_sync; Note [Typed calls]). */
+export function rpcSync<F extends RegisteredFunction>(to: To, fn: F, args?: Parameters<F>, opts?: CallOptions): Promise<Awaited<ReturnType<F>>>;
+export function rpcSync<T = unknown>(to: To, fn: string, args?: unknown[], opts?: CallOptions): Promise<T>;
 export function rpcSync<T = unknown>(to: To, fn: unknown, args: unknown[] = [], opts: CallOptions = {}): Promise<T> {
-  return rpcAsync<T>(to, fn, args, opts).wait();
+  return (rpcAsync as (to: To, fn: unknown, args: unknown[], opts: CallOptions) => Future<T>)(to, fn, args, opts).wait();
 }
 
 /** Runs `fn(...args)` on `to`, keeping the result there; returns an RRef to it (torch.distributed.rpc.remote). */
+export function remote<F extends RegisteredFunction>(to: To, fn: F, args?: Parameters<F>, opts?: CallOptions): RRef<Awaited<ReturnType<F>>>;
+export function remote<T = unknown>(to: To, fn: string, args?: unknown[], opts?: CallOptions): RRef<T>;
 export function remote<T = unknown>(to: To, fn: unknown, args: unknown[] = [], opts: CallOptions = {}): RRef<T> {
   const { self } = rpcState();
   const info = resolveWorker(to);
@@ -295,7 +307,7 @@ export { curveKeyPair, register };
 
 /** PyTorch's rref.rpc_sync()/rpc_async()/remote() proxies: call a method of the value on its owner. */
 function rrefProxies(rref: RRef) {
-  const call = (kind: typeof rpcAsync | typeof remote, timeout?: number) =>
+  const call = (kind: (to: To, fn: string, args: unknown[], opts: CallOptions) => unknown, timeout?: number) =>
     methodProxy((method, args) => kind(rref.owner(), '_wiregrad.rrefCallMethod', [rref, method, args], { timeout }));
   return {
     rpcSync: (timeout?: number) => methodProxy((method, args) => rpcSync(rref.owner(), '_wiregrad.rrefCallMethod', [rref, method, args], { timeout })),

@@ -25,3 +25,4 @@ export { request, resolveWorker } from './call.js';
 export type { To } from './call.js';
 export { rpcState, maybeRpcState } from './state.js';
 export { lookupFunction, functionName } from './registry.js';
+export type { RegisteredFunction } from './registry.js';

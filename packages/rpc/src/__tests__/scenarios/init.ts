@@ -1,4 +1,4 @@
-import { add, tensor, type Tensor } from '@wiregrad/tensor';
+import { add, tensor } from '@wiregrad/tensor';
 import { getRpcTimeout, getWorkerInfos, initRpc, register, remote, rpcAsync, rpcState, rpcSync, setRpcTimeout, shutdown } from '@wiregrad/rpc';
 import type { ScenarioContext } from '../worker.js';
 
@@ -37,7 +37,7 @@ export async function run({ rank, worldSize, initMethod, extra }: ScenarioContex
     await initRpc('solo', { rank: 0, worldSize: 1, backendOptions: { listenAddress: 'tcp://0.0.0.0:0' } });
     out.advertised = rpcState().agent.peerAddresses.get(0);
     out.infos = getWorkerInfos().map(String);
-    out.sync = (await rpcSync<Tensor>('solo', add, [tensor([1]), tensor([2])])).tolist();
+    out.sync = (await rpcSync('solo', add, [tensor([1]), tensor([2])])).tolist();
     out.async = await rpcAsync(0, 'twice', [4]);
     const rref = remote<number>('solo', 'twice', [5]);
     out.remote = [rref.isOwner(), await rref.toHere(), rref.localValue()];
