@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Tensor, tensor } from '@wiregrad/autograd';
+import { type Tensor, tensor, tidy } from '@wiregrad/autograd';
 import { Linear } from '../index.js';
 import { Adagrad, Adam, AdamW, RMSprop, SGD } from './index.js';
 
@@ -7,6 +7,31 @@ const leaf = (v: number[], dtype: 'float32' | 'float64' = 'float64') => tensor(v
 const quad = (p: Tensor) => p.mul(p).sum().add(p.pow(3).sum());
 
 describe('Optimizer', () => {
+  it('steps inside tidy() like outside it: its state outlives the scope of the step that made it (Note [Optimizer state outlives tidy])', () => {
+    const make = [
+      (p: Tensor[]) => new SGD(p, { lr: 0.1, momentum: 0.9 }),
+      (p: Tensor[]) => new Adam(p, { lr: 0.1, amsgrad: true }),
+      (p: Tensor[]) => new AdamW(p, { lr: 0.1 }),
+      (p: Tensor[]) => new RMSprop(p, { lr: 0.01, momentum: 0.5, centered: true }),
+      (p: Tensor[]) => new Adagrad(p, { lr: 0.1 }),
+    ];
+    for (const m of make) {
+      const [inScope, plain] = [leaf([1, -2, 3]), leaf([1, -2, 3])];
+      const [a, b] = [m([inScope]), m([plain])];
+      for (let i = 0; i < 3; i++) {
+        tidy(() => {
+          a.zeroGrad();
+          quad(inScope).backward();
+          a.step();
+        });
+        b.zeroGrad();
+        quad(plain).backward();
+        b.step();
+      }
+      expect(inScope.tolist()).toEqual(plain.tolist());
+    }
+  });
+
   it("checks its arguments with PyTorch's messages and a code", () => {
     const p = [leaf([1])];
     expect(() => new SGD(p, { lr: -1 })).toThrow('Invalid learning rate: -1');

@@ -1,4 +1,4 @@
-import { Tensor, enableGrad, isFloatingPoint, noGrad } from '@wiregrad/autograd';
+import { Tensor, enableGrad, isFloatingPoint, keep, noGrad } from '@wiregrad/autograd';
 import { NnError } from '../errors.js';
 
 /** One parameter group: its tensors and the optimizer's options for them (camelCase PyTorch names). */
@@ -88,9 +88,13 @@ export abstract class Optimizer<G extends ParamGroup = ParamGroup> {
   protected abstract stepGroup(group: G): void;
 
   /** The state of `p`, created by `init` on first use. */
+  /**
+   * The state of `p`, made by `init` on first use. Note [Optimizer state outlives tidy]: state
+   * made inside a tidy() scope (a training step) is kept, so the next step still has it.
+   */
   protected stateOf(p: Tensor, init: () => ParamState): ParamState {
     let s = this.state.get(p);
-    if (!s) this.state.set(p, (s = init()));
+    if (!s) this.state.set(p, (s = keepState(init())));
     return s;
   }
 
@@ -134,10 +138,16 @@ export abstract class Optimizer<G extends ParamGroup = ParamGroup> {
 function castLike(v: Tensor, p: Tensor, key: string): Tensor {
   const dtype = key !== 'step' && isFloatingPoint(p.dtype) && isFloatingPoint(v.dtype) ? p.dtype : v.dtype;
   const out = v.to({ dtype, device: p.device });
-  return out === v ? v.clone() : out;
+  return keep(out === v ? v.clone() : out);
 }
 
 /** Throws PyTorch's "Invalid <name> value: v" unless `ok`. */
 export function check(ok: boolean, message: string): void {
   if (!ok) throw new NnError('INVALID_ARGUMENT', message);
+}
+
+/** Keeps every tensor of a parameter's state from the tidy() scope it was made in. */
+function keepState<S extends ParamState>(s: S): S {
+  for (const v of Object.values(s)) if (v instanceof Tensor) keep(v);
+  return s;
 }

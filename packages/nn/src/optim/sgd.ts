@@ -1,4 +1,4 @@
-import type { Tensor } from '@wiregrad/autograd';
+import { type Tensor, keep } from '@wiregrad/autograd';
 import { type ParamGroup, type Params, Optimizer, check } from './optimizer.js';
 
 export interface SGDOptions {
@@ -31,7 +31,7 @@ export class SGD extends Optimizer<SGDGroup> {
       if (g.momentum !== 0) {
         const s = this.stateOf(p, () => ({}));
         let buf = s.momentum_buffer as Tensor | undefined;
-        if (!buf) s.momentum_buffer = buf = d.clone();
+        if (!buf) s.momentum_buffer = buf = keep(d.clone()); // Note [Optimizer state outlives tidy]
         else buf.mul_(g.momentum).add_(d, { alpha: 1 - g.dampening });
         d = g.nesterov ? d.add(buf, { alpha: g.momentum }) : buf;
       }
