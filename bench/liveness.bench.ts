@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { initRpc, onWorkerLeave, rpcSync, shutdown } from '@wiregrad/rpc';
-import { freePort } from '../packages/rpc/src/__tests__/harness.js';
+import { freePort } from '@wiregrad/test-helpers';
 
 const HEARTBEAT_MS = 1000; // the default
 

@@ -2,7 +2,7 @@
 // flight per worker, and a distributed round through 3 hops; nothing may time out or leak.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../packages/rpc/src/__tests__/harness.js';
+import { freePort } from '@wiregrad/test-helpers';
 
 const WORLD = 8;
 

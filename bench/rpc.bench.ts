@@ -4,7 +4,7 @@ import { Dealer } from 'zeromq';
 import { rand, tensor, type Tensor } from '@wiregrad/autograd';
 import { backward, context, getGradients } from '@wiregrad/dist-autograd';
 import { getRpcStats, initRpc, rpcAsync, rpcSync, shutdown } from '@wiregrad/rpc';
-import { freePort } from '../packages/rpc/src/__tests__/harness.js';
+import { freePort } from '@wiregrad/test-helpers';
 import { compare, printRows, type Row } from './report.js';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -1,53 +1,19 @@
-import { createServer } from 'node:net';
-import { Worker } from 'node:worker_threads';
+import { maybeRpcState, shutdown } from '@wiregrad/rpc';
+import { runWorkers as run, type WorkerSpec } from '@wiregrad/test-helpers';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-export interface WorkerSpec {
-  /** a scenario name under ./scenarios, or the URL of a scenario module */
-  scenario: string | URL;
-  worldSize: number;
-  /** ranks to start (default: all) */
-  ranks?: number[];
-  extra?: unknown;
-  timeoutMs?: number;
-  initMethod?: string;
-}
+export { freePort } from '@wiregrad/test-helpers';
 
 /**
- * Runs a scenario module (`scenarios/<name>.ts` or a URL) on `worldSize` worker_threads, each its own RPC worker on a
- * fresh port, and returns what each rank's `run()` returned. Workers shut down (closing every
- * socket) before they exit, on success, on error and on their own watchdog timeout.
+ * Runs `scenarios/<name>.ts` of this package (or the scenario module at a URL) on `worldSize`
+ * worker_threads, each its own RPC worker on a fresh port (@wiregrad/test-helpers' runWorkers),
+ * and returns what each rank's `run()` returned. Every thread ends with `teardown` below.
  */
-export async function runWorkers(spec: WorkerSpec): Promise<unknown[]> {
-  const initMethod = spec.initMethod ?? `tcp://127.0.0.1:${await freePort()}`;
-  const ranks = spec.ranks ?? Array.from({ length: spec.worldSize }, (_, i) => i);
-  const runs = ranks.map(
-    (rank) =>
-      new Promise<unknown>((resolve, reject) => {
-        const w = new Worker(new URL('./bootstrap.mjs', import.meta.url), {
-          execArgv: ['--conditions=source'],
-          workerData: { scenario: String(typeof spec.scenario === 'string' ? new URL(`./scenarios/${spec.scenario}.ts`, import.meta.url) : spec.scenario), rank, worldSize: spec.worldSize, initMethod, extra: spec.extra, timeoutMs: spec.timeoutMs ?? 20000 },
-        });
-        let result: { ok: boolean; value?: unknown; error?: string } | undefined;
-        w.on('message', (m) => (result = m));
-        w.on('error', reject);
-        w.on('exit', () => {
-          if (!result) reject(new Error(`rank ${rank} exited without a result`));
-          else if (result.ok) resolve(result.value);
-          else reject(new Error(`rank ${rank}: ${result.error}`));
-        });
-      }),
-  );
-  return Promise.all(runs);
+export function runWorkers(spec: Omit<WorkerSpec, 'scenario' | 'teardown'> & { scenario: string | URL }): Promise<unknown[]> {
+  const scenario = typeof spec.scenario === 'string' ? new URL(`./scenarios/${spec.scenario}.ts`, import.meta.url) : spec.scenario;
+  return run({ ...spec, scenario, teardown: new URL(import.meta.url) });
+}
+
+/** A scenario thread's last act (WorkerSpec.teardown): never exit with open sockets (zeromq aborts the process). */
+export async function teardown(): Promise<void> {
+  if (maybeRpcState()) await shutdown({ graceful: false });
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { runWorkers } from '../../../../rpc/src/__tests__/harness.js';
+import { runWorkers } from '../harness.js';
 import { loopbackRun, okResult, TRAINING, WorkerProcesses } from './processes.js';
 import type { TrainingResult } from './psTraining.js';
 

@@ -2,7 +2,7 @@ import { manualSeed, randn, tensor, toTypedArray, type Tensor } from '@wiregrad/
 import { SGD } from '@wiregrad/nn/optim';
 import { RRef, getWorkerInfos, initRpc, maybeRpcState, onWorkerLeave, register, rpcSync, shutdown } from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context } from '@wiregrad/dist-autograd';
-import type { ScenarioContext } from '../../../../rpc/src/__tests__/worker.js';
+import type { ScenarioContext } from '@wiregrad/test-helpers';
 
 /**
  * A deterministic parameter-server training of three workers: `ps` (rank 0) owns a 4-16-3

@@ -5,7 +5,7 @@ import { Adagrad, Adam, AdamW, RMSprop, SGD } from '@wiregrad/nn/optim';
 type OptimizerClass = new (params: Tensor[], opts: never) => { step(): void };
 import { RRef, initRpc, register, remote, rpcSync, shutdown, getWorkerInfo } from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context, getDebugInfo, getGradients, setContextTimeout } from '@wiregrad/dist-autograd';
-import type { ScenarioContext } from '../../../../rpc/src/__tests__/worker.js';
+import type { ScenarioContext } from '@wiregrad/test-helpers';
 import { setMaxFiringSet } from '../../engine/firingSet.js';
 
 // "python UDF" style registered functions used by the cases below

@@ -1,7 +1,7 @@
 import { rand, type Tensor } from '@wiregrad/autograd';
 import { getRpcStats, initRpc, register, rpcSync, shutdown } from '@wiregrad/rpc';
 import { backward, context, getGradients } from '@wiregrad/dist-autograd';
-import type { ScenarioContext } from '../../../../rpc/src/__tests__/worker.js';
+import type { ScenarioContext } from '@wiregrad/test-helpers';
 import { setMaxFiringSet } from '../../engine/firingSet.js';
 
 register('affine', (x: Tensor, w: Tensor) => x.mul(w).add(1));

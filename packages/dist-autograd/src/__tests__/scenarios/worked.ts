@@ -1,7 +1,7 @@
 import { manualSeed, rand, type Tensor } from '@wiregrad/autograd';
 import { initRpc, register, rpcSync, shutdown } from '@wiregrad/rpc';
 import { backward, context, getDebugInfo, getGradients, retrieveContext } from '@wiregrad/dist-autograd';
-import type { ScenarioContext } from '../../../../rpc/src/__tests__/worker.js';
+import type { ScenarioContext } from '@wiregrad/test-helpers';
 
 register('myAdd', (a: Tensor, b: Tensor) => a.add(b));
 register('gradsHere', (id: bigint) => getGradients(id).size);

@@ -1,8 +1,8 @@
 import { rand, type Tensor } from '@wiregrad/autograd';
 import { getWorkerInfo, initRpc, register, remote, rpcSync, shutdown } from '@wiregrad/rpc';
 import { backward, context, getDebugInfo, getGradients, retrieveContext } from '@wiregrad/dist-autograd';
-import type { ScenarioContext } from '../../../../rpc/src/__tests__/worker.js';
-import { errorOf, sleep } from '../../../../rpc/src/__tests__/scenarios/util.js';
+import type { ScenarioContext } from '@wiregrad/test-helpers';
+import { errorOf, sleep } from '@wiregrad/test-helpers';
 
 register('double', (a: Tensor) => a.mul(2));
 register('contexts', () => getDebugInfo());

@@ -2,8 +2,8 @@ import { add, max, ones, tensor, type Tensor } from '@wiregrad/tensor';
 import {
   Future, getRpcTimeout, getWorkerInfo, getWorkerInfos, initRpc, register, remote, rpcAsync, rpcSync, setRpcTimeout, shutdown, waitAll,
 } from '@wiregrad/rpc';
-import type { ScenarioContext } from '../worker.js';
-import { errorOf, plain, sleep } from './util.js';
+import type { ScenarioContext } from '@wiregrad/test-helpers';
+import { errorOf, plain, sleep } from '@wiregrad/test-helpers';
 
 class ValueError extends Error {
   override name = 'ValueError';

@@ -1,6 +1,6 @@
 import { Dealer } from 'zeromq';
 import { encodeMessage, initRpc, register, rpcSync, rpcState, shutdown, MessageType } from '@wiregrad/rpc';
-import type { ScenarioContext } from '../worker.js';
+import type { ScenarioContext } from '@wiregrad/test-helpers';
 
 interface KeyPair {
   publicKey: string;

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Future, initRpc, register, rpcAsync, rpcSync, shutdown } from '@wiregrad/rpc';
-import type { ScenarioContext } from '../worker.js';
-import { errorOf } from './util.js';
+import type { ScenarioContext } from '@wiregrad/test-helpers';
+import { errorOf } from '@wiregrad/test-helpers';
 
 const HEARTBEAT_MS = 200;
 const released = new Future<void>();

@@ -1,6 +1,6 @@
 import { add, tensor } from '@wiregrad/tensor';
 import { getRpcTimeout, getWorkerInfos, initRpc, register, remote, rpcAsync, rpcState, rpcSync, setRpcTimeout, shutdown } from '@wiregrad/rpc';
-import type { ScenarioContext } from '../worker.js';
+import type { ScenarioContext } from '@wiregrad/test-helpers';
 
 register('twice', (x: number) => x * 2);
 const err = async (p: Promise<unknown>) => p.then(() => null, (e: Error & { code?: string }) => ({ code: e.code, message: e.message }));

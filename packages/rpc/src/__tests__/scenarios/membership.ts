@@ -1,6 +1,6 @@
 import { type WorkerInfo, getWorkerInfo, getWorkerInfos, initRpc, onWorkerJoin, onWorkerLeave, register, rpcSync, shutdown } from '@wiregrad/rpc';
-import type { ScenarioContext } from '../worker.js';
-import { errorOf, sleep } from './util.js';
+import type { ScenarioContext } from '@wiregrad/test-helpers';
+import { errorOf, sleep } from '@wiregrad/test-helpers';
 
 register('ping', () => 'pong');
 register('whoami', () => getWorkerInfo().name);

@@ -4,8 +4,8 @@ import { tensor } from '@wiregrad/tensor';
 import type { RpcError } from '@wiregrad/rpc';
 import { decodeMessage, encodeMessage, initRpc, register, rpcSync, rpcState, shutdown, MessageType } from '@wiregrad/rpc';
 import { HEADER_BYTES, writeHeader } from '../../messages/message.js';
-import type { ScenarioContext } from '../worker.js';
-import { errorOf } from './util.js';
+import type { ScenarioContext } from '@wiregrad/test-helpers';
+import { errorOf } from '@wiregrad/test-helpers';
 
 /** A message written by hand: Note [Message framing]'s header in front of `payload`. */
 function handMade(type: number, id: number, payload: Uint8Array): Uint8Array {

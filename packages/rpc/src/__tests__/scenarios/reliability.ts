@@ -1,6 +1,6 @@
 import type { RpcError } from '@wiregrad/rpc';
 import { initRpc, register, rpcSync, rpcAsync, shutdown } from '@wiregrad/rpc';
-import type { ScenarioContext } from '../worker.js';
+import type { ScenarioContext } from '@wiregrad/test-helpers';
 
 register('ping', () => 'pong');
 register('hang', () => new Promise(() => {}));

@@ -1,8 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { getRRefDebugInfo, initRpc, register, remote, rpcSync, shutdown } from '@wiregrad/rpc';
-import type { ScenarioContext } from '../worker.js';
-import { sleep } from './util.js';
+import type { ScenarioContext } from '@wiregrad/test-helpers';
+import { sleep } from '@wiregrad/test-helpers';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

@@ -1,7 +1,7 @@
 import { tensor, type Tensor } from '@wiregrad/tensor';
 import { RRef, getRRefDebugInfo, getWorkerInfo, initRpc, register, remote, rpcSync, shutdown } from '@wiregrad/rpc';
-import type { ScenarioContext } from '../worker.js';
-import { errorOf, sleep } from './util.js';
+import type { ScenarioContext } from '@wiregrad/test-helpers';
+import { errorOf, sleep } from '@wiregrad/test-helpers';
 
 class Counter {
   constructor(public value: number) {}

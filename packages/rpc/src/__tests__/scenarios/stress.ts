@@ -1,6 +1,6 @@
 import { tensor, type Tensor } from '@wiregrad/tensor';
 import { initRpc, register, rpcAsync, shutdown, waitAll, getWorkerInfo } from '@wiregrad/rpc';
-import type { ScenarioContext } from '../worker.js';
+import type { ScenarioContext } from '@wiregrad/test-helpers';
 
 register('tag', (i: number, t: Tensor) => [getWorkerInfo().name, i, t.mul(2).item()]);
 let active = 0;

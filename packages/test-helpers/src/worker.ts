@@ -1,20 +1,15 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { shutdown, maybeRpcState } from '@wiregrad/rpc';
+import type { ScenarioContext } from './scenario.js';
 
-const { scenario, rank, worldSize, initMethod, extra, timeoutMs } = workerData as {
-  scenario: string; rank: number; worldSize: number; initMethod: string; extra: unknown; timeoutMs: number;
+const { scenario, teardown, rank, worldSize, initMethod, extra, timeoutMs } = workerData as {
+  scenario: string; teardown: string | undefined; rank: number; worldSize: number; initMethod: string; extra: unknown; timeoutMs: number;
 };
 
-export interface ScenarioContext {
-  rank: number;
-  worldSize: number;
-  initMethod: string;
-  extra: unknown;
-}
+const end = teardown === undefined ? async () => {} : ((await import(teardown)) as { teardown(): Promise<void> }).teardown;
 
 const watchdog = setTimeout(() => {
   parentPort!.postMessage({ ok: false, error: `watchdog: scenario ${scenario} did not finish in ${timeoutMs} ms` });
-  void shutdown({ graceful: false }).finally(() => process.exit(1));
+  void end().finally(() => process.exit(1));
 }, timeoutMs);
 
 try {
@@ -24,7 +19,7 @@ try {
 } catch (e) {
   parentPort!.postMessage({ ok: false, error: e instanceof Error ? `${e.name}: ${e.message}\n${e.stack}` : String(e) });
 } finally {
-  // never exit with open sockets (zeromq aborts the process)
-  if (maybeRpcState()) await shutdown({ graceful: false }).catch(() => {});
+  // never exit with open sockets (zeromq aborts the process): the teardown closes them
+  await end().catch(() => {});
   clearTimeout(watchdog);
 }

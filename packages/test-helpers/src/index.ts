@@ -1,0 +1,8 @@
+// @wiregrad/test-helpers: what the specs of several packages share (private, never published).
+// A package's specs import it by name, never another package's src/__tests__ (eslint.config.js).
+// It depends on @wiregrad/tensor only: the packages whose specs use it devDepend on it, so its
+// importing one of them would be a cycle; a scenario thread's RPC teardown comes from the
+// caller (WorkerSpec.teardown).
+export { freePort, runWorkers, type WorkerSpec } from './harness.js';
+export type { ScenarioContext } from './scenario.js';
+export { errorOf, plain, sleep, type ErrorInfo } from './util.js';
