@@ -28,6 +28,20 @@ describe('tensor frames (Note [Tensor frames])', () => {
     expect([back.dtype, back.shape, back.tolist()]).toEqual([dtype, shape, t.tolist()]);
   });
 
+  it('a frame holds its storage (Note [Frames hold their storage]): disposed right after it is encoded, the tensor keeps its memory and the allocator hands out another buffer', () => {
+    const t = arange(0, 4096, 1, { dtype: 'float32' });
+    const frames = encodeMessage({ type: MessageType.PYTHON_CALL, id: 1, payload: [t] }, ctx);
+    const storage = t.storage;
+    const buffer = storage.data.buffer;
+    t.dispose();
+    expect(storage.holds).toBe(1); // the frame's hold
+    const next = zeros([4096]);
+    expect(next.storage.data.buffer).not.toBe(buffer);
+    // what ZeroMQ reads is still the tensor's data
+    expect(Array.from(new Float32Array(frames[1]!.buffer, frames[1]!.byteOffset, 4096)).slice(0, 4)).toEqual([0, 1, 2, 3]);
+    next.dispose();
+  });
+
   it('a non-contiguous view stays the same non-contiguous view (PyTorch test_non_cont_tensors)', () => {
     const base = arange(25).reshape([5, 5]).to('float32');
     const view = base.narrow(1, 2, 2);

@@ -58,11 +58,25 @@ export function tensorFrame(t: Tensor, device: string, frames: Tensor[]): WireTe
 }
 
 /** The bytes of a tensor frame: the contiguous elements, or the span a strided view reads. */
+/**
+ * Note [Frames hold their storage]
+ * A tensor frame is a view of the tensor's own memory, and zeromq.js sends frames above 128
+ * bytes without copying: its I/O thread reads them after send() returned, and it drops its
+ * reference to the view only once the bytes are out. So the frame holds its storage (Note
+ * [Releasing storages] in @wiregrad/tensor) until the view itself is collected: a tensor
+ * disposed right after `rpcAsync(to, f, [t])` keeps its memory until ZeroMQ is done with
+ * it, and the caching allocator never hands that buffer to another tensor meanwhile.
+ */
+const framesInFlight = new FinalizationRegistry<Tensor['storage']>((storage) => storage.release());
+
 export function frameBytes(t: Tensor): Uint8Array {
   const data = t.storage.data;
   const bytesPer = data.BYTES_PER_ELEMENT;
   const elements = t.isContiguous() ? t.numel : spanOf(t.shape, t.strides);
-  return new Uint8Array(data.buffer, data.byteOffset + t.offset * bytesPer, elements * bytesPer);
+  const view = new Uint8Array(data.buffer, data.byteOffset + t.offset * bytesPer, elements * bytesPer);
+  t.storage.retain();
+  framesInFlight.register(view, t.storage);
+  return view;
 }
 
 const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
