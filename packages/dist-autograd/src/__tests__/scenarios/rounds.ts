@@ -1,11 +1,15 @@
 import { rand, type Tensor } from '@wiregrad/autograd';
-import { getRpcStats, initRpc, register, rpcSync, shutdown } from '@wiregrad/rpc';
+import { getRpcStats, initRpc, register, rpcState, rpcSync, shutdown } from '@wiregrad/rpc';
 import { backward, context, getGradients } from '@wiregrad/dist-autograd';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
 import { setMaxFiringSet } from '../../engine/firingSet.js';
 
 register('affine', (x: Tensor, w: Tensor) => x.mul(w).add(1));
 register('sent', () => getRpcStats().messagesSent);
+/** Every call this worker made has its answer (cleanups leave context() without waiting for theirs). */
+async function settled(): Promise<void> {
+  while (rpcState().agent.pendingCount() > 0) await new Promise((r) => setTimeout(r, 5));
+}
 
 /** Messages each side sends per distributed round (forward, backward, leaving the context), with firing sets and with mark rounds. */
 export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
@@ -24,12 +28,12 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
     });
   const perRound = async (maxFiringSet: number) => {
     setMaxFiringSet(maxFiringSet);
-    await round(); // warm: nothing pending from earlier rounds
-    await new Promise((r) => setTimeout(r, 50));
+    await round(); // warm
+    await settled();
     const [mine, theirs] = [getRpcStats().messagesSent, (await rpcSync<number>(1, 'sent')) + 1];
     const grads = [];
     for (let i = 0; i < 10; i++) grads.push(await round());
-    await new Promise((r) => setTimeout(r, 50)); // the cleanups of the last round settle
+    await settled(); // the cleanups of the last round are answered
     const [mine2, theirs2] = [getRpcStats().messagesSent - 1, await rpcSync<number>(1, 'sent')];
     return { caller: (mine2 - mine) / 10, callee: (theirs2 - theirs) / 10, gradsRight: grads.every((g) => JSON.stringify(g) === JSON.stringify(w.tolist())) };
   };

@@ -12,7 +12,9 @@ const names = () => getWorkerInfos().map((w) => `${w.name}:${w.id}`);
  * worker3 joins, dies without a word (abrupt shutdown: no LEAVE_REQ), and joins again under the
  * same name; then leaves. The static members watch it all through onWorkerJoin/onWorkerLeave.
  */
-export async function run({ rank, initMethod }: ScenarioContext) {
+export async function run({ rank, initMethod, extra }: ScenarioContext) {
+  // worker2 tells worker3 (through shared memory) when it has left, so the order of events is fixed on a loaded machine
+  const worker2Left = extra as Int32Array;
   if (rank === 2) {
     await sleep(300);
     await initRpc('worker2', { backendOptions: backendOptions(initMethod) });
@@ -20,15 +22,21 @@ export async function run({ rank, initMethod }: ScenarioContext) {
     const answers = [await rpcSync('worker0', 'whoami'), await rpcSync('worker1', 'whoami')];
     const id = getWorkerInfo().id;
     await shutdown();
+    Atomics.store(worker2Left, 0, 1);
     return { id, seen, answers };
   }
   if (rank === 3) {
-    await sleep(1500);
+    while (Atomics.load(worker2Left, 0) === 0) await sleep(20);
     await initRpc('worker3', { backendOptions: backendOptions(initMethod) });
     const firstId = getWorkerInfo().id;
     await shutdown({ graceful: false }); // dies: the others only notice the silence
-    await sleep(1200);
-    await initRpc('worker3', { backendOptions: backendOptions(initMethod) });
+    // the name is free again once the store's worker noticed the death (600 ms of silence here)
+    for (let tries = 0; ; tries++) {
+      const refused = await errorOf(initRpc('worker3', { backendOptions: backendOptions(initMethod) }));
+      if (refused === null) break;
+      if (!refused.message.includes('is not unique') || tries > 100) throw new Error(refused.message);
+      await sleep(100);
+    }
     const secondId = getWorkerInfo().id;
     const answer = await rpcSync('worker0', 'whoami');
     await sleep(300);
