@@ -1,9 +1,11 @@
 // Writes dist/browser.js of a Node-only package (run from its folder after tsc): the module its
-// `browser` export condition resolves to. Note [Node-only packages in browser bundles]: a bundler
-// that targets browsers then builds without reaching zeromq or `node:` modules, and importing the
-// package throws one clear error naming it and the reason, instead of a bundler failure deep
-// inside a dependency. The module exports every name dist/index.js exports, so named imports
-// bundle. Usage: node ../../scripts/node-only-browser-entry.mjs "<why it needs Node>"
+// `browser` export condition resolves to.
+//
+// Note [Node-only packages in browser bundles]
+// With it, a bundler that targets browsers builds without reaching zeromq or `node:` modules, and
+// importing the package throws one clear error naming it and the reason, instead of a bundler
+// failure deep inside a dependency. The module exports every name dist/index.js exports, so
+// named imports bundle. Usage: node ../../scripts/node-only-browser-entry.mjs "<why it needs Node>"
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -1,8 +1,8 @@
 import { defineProject } from 'vitest/config';
 
-// Note [Specs on packed tarballs]: globalSetup builds and packs every public package once
-// and installs the tarballs into a consumer project outside the workspace; the specs only
-// read that project (each writes into its own subfolder of it).
+// See Note [Specs on packed tarballs] in README.md: globalSetup builds and packs every public
+// package once and installs the tarballs into a consumer project outside the workspace; the
+// specs only read that project (each writes into its own subfolder of it).
 export default defineProject({
   test: {
     name: 'consumer-tests',

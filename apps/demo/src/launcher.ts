@@ -107,7 +107,7 @@ async function runWorkers(c: DemoConfig, quiet: boolean): Promise<Run> {
         if ((code !== 0 || signal) && !failure) {
           const how = `worker ${rank} (pid ${child.pid}) exited with ${signal ?? `code ${code}`}`;
           if (c.example === 'ps' && rank > 0 && !interrupted) {
-            // Note [Asynchronous parameter server]: the others train on without it
+            // See Note [Asynchronous parameter server]: the others train on without it
             log(`wiregrad demo: ${how}; the parameter server trains on with the other trainers`);
             lost.push(rank);
           } else {

@@ -31,7 +31,7 @@ describe.each(names)('%s as published', (name) => {
   });
 
   it('passes @arethetypeswrong/cli (node16 and bundler resolution; require of ESM is allowed)', async () => {
-    // Note [ESM first]: Node >= 20.19 and TypeScript's `module: node20` load ES modules with
+    // See Note [ESM first]: Node >= 20.19 and TypeScript's `module: node20` load ES modules with
     // require(), so attw's cjs-resolves-to-esm is not a problem for these packages.
     const r = await new Promise<{ code: number; out: string }>((done) => {
       execFile(process.execPath, [attwBin, tarballs[name]!, '--profile', 'node16', '--ignore-rules', 'cjs-resolves-to-esm', '--no-definitely-typed', '--format', 'ascii', '--no-color', '--no-emoji'], { timeout: 90_000 }, (error, stdout, stderr) => {

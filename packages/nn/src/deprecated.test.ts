@@ -5,7 +5,7 @@ import * as oldOptim from '@wiregrad/autograd/optim';
 import * as nn from './index.js';
 import * as optim from './optim/index.js';
 
-// Note [Deprecated nn and optim paths] (packages/autograd/README.md): the old subpaths
+// See Note [Deprecated nn and optim paths] (packages/autograd/README.md): the old subpaths
 // re-export this package's own objects, so code mixing old and new imports shares one class.
 describe('@wiregrad/autograd/nn and /optim (deprecated for one release)', () => {
   it('re-export the very objects of @wiregrad/nn, not copies', () => {

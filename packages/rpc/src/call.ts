@@ -28,7 +28,7 @@ export function resolveWorker(to: To): WorkerInfo {
   throw new RpcError('INVALID_ARGUMENT', `'to' must be a worker name, rank or WorkerInfo, got ${typeof to}`);
 }
 
-/** Sends a user request through the autograd hooks (Note [Autograd hooks]) and returns the unwrapped answer. */
+/** Sends a user request through the autograd hooks (Note [RPC autograd hooks]) and returns the unwrapped answer. */
 export async function request(to: WorkerInfo, msg: Omit<Message, 'id'>, timeoutMs: number): Promise<Message> {
   const hooks = rpcAutogradHooks();
   const out = hooks.wrapRequest ? hooks.wrapRequest(to, msg) : msg;

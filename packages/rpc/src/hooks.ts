@@ -4,7 +4,7 @@ import type { Message } from './messages/message.js';
 import type { MessageType } from './messages/messageType.js';
 
 /**
- * Note [Autograd hooks]
+ * Note [RPC autograd hooks]
  * @wiregrad/rpc knows nothing of autograd; @wiregrad/dist-autograd plugs in here, once, with
  * `setRpcAutogradHooks(hooks)`:
  * - `onInit(rank, worldSize)` runs inside initRpc before the agent binds, so before it can
@@ -34,7 +34,7 @@ export interface RpcAutogradHooks {
 
 let hooks: RpcAutogradHooks = {};
 
-/** Installs the distributed autograd hooks (replacing any installed before). See Note [Autograd hooks]. */
+/** Installs the distributed autograd hooks (replacing any installed before). See Note [RPC autograd hooks]. */
 export function setRpcAutogradHooks(h: RpcAutogradHooks): void {
   hooks = h;
 }

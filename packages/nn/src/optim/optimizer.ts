@@ -87,10 +87,11 @@ export abstract class Optimizer<G extends ParamGroup = ParamGroup> {
   /** Updates the parameters of `group` in place (called under noGrad). */
   protected abstract stepGroup(group: G): void;
 
-  /** The state of `p`, created by `init` on first use. */
   /**
-   * The state of `p`, made by `init` on first use. Note [Optimizer state outlives tidy]: state
-   * made inside a tidy() scope (a training step) is kept, so the next step still has it.
+   * The state of `p`, made by `init` on first use.
+   *
+   * Note [Optimizer state outlives tidy]
+   * State made inside a tidy() scope (a training step) is kept, so the next step still has it.
    */
   protected stateOf(p: Tensor, init: () => ParamState): ParamState {
     let s = this.state.get(p);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 const bootstrap = fileURLToPath(new URL('./fixtures/processBootstrap.mjs', import.meta.url));
 
 /**
- * Note [Teardown never aborts] in agent.ts: a worker_threads thread running an RPC worker,
+ * See Note [Teardown never aborts] in agent.ts: a worker_threads thread running an RPC worker,
  * terminated or ending by itself after shutdown(), must not take its process down with
  * zeromq.js's `terminate called after throwing an instance of 'Napi::Error'` (exit 134).
  */

@@ -264,7 +264,7 @@ export class Agent {
         this.liveness.heard(name);
         let served: Promise<void> | null = null;
         for (const frames of this.split(received)) {
-          // Note [Peer liveness]: heartbeats are answered at once, never behind the numWorkerThreads queue
+          // See Note [Peer liveness]: heartbeats are answered at once, never behind the numWorkerThreads queue
           if (isHeartbeat(frames)) void this.answer(identity!, this.byName.get(name), decodeHeader(frames[0]).id, { type: MessageType.HEARTBEAT_RESP, payload: null });
           else served = this.limiter.run(() => this.serve(identity!, name, frames));
         }

@@ -28,7 +28,7 @@ export const CASES: Case[] = [
   ...UNARY.map(
     (name): Case => [`${name} of a transposed view`, (on) => (ops[name] as (a: Tensor) => Tensor)(on(A).t())],
   ),
-  // Note [gpu special values] (sin/cos of |x| = 1e30 are left to the hardware)
+  // See Note [gpu special values] (sin/cos of |x| = 1e30 are left to the hardware)
   ['NaN, +-inf, +-0, tiny and huge values through every elementwise op', (on) => [
     ...UNARY.filter((name) => name !== 'sin' && name !== 'cos').map((name) => (ops[name] as (a: Tensor) => Tensor)(on(S))),
     ...(['add', 'sub', 'mul', 'div', 'pow', 'maximum', 'minimum', 'eq', 'ne', 'lt', 'le', 'gt', 'ge'] as const).map((name) => (ops[name] as (a: Tensor, b: Tensor) => Tensor)(on(S), on(SR))),
@@ -47,14 +47,14 @@ export const CASES: Case[] = [
   ['gather, indexSelect, oneHot', (on) => [ops.gather(on(A), 1, on(I)), ops.indexSelect(on(A), 0, on(tensor(new Int32Array([2, 0])))), ops.oneHot(on(I), 3)]],
   ['scatterAdd, indexAdd, maskedFill', (on) => [ops.scatterAdd(on(A), 1, on(I), on(A)), ops.indexAdd(on(A), 0, on(tensor(new Int32Array([2, 0, 2]))), on(A)), ops.maskedFill(on(A), on(A).gt(0), -1)]],
   ['cat, stack, split, sliceScatter', (on) => [ops.cat([on(A), on(A).mul(2)], 1), ops.stack([on(B), on(B)], 0), ...ops.split(on(A), 2, 1), ops.sliceScatter(on(B).slice(0, 0, 2), [4], 0, 1, 4, 2)]],
-  // Note [gpu folds in passes]: rows longer than gpu.js's loop cap (65536), folded in chunks
+  // See Note [gpu folds in passes]: rows longer than gpu.js's loop cap (65536), folded in chunks
   // (sums over integers, exact in any order; max over LI has ties: the first occurrence wins on both devices)
   ['reductions and softmax over 70001 elements', (on) => [ops.sum(on(LI), 1), ops.sum(on(LI)), ops.max(on(LI), 1).indices, ops.argmin(on(L)), ops.softmax(on(L), 1)]],
   // small integers: every summation order gives the same float32 sum, so a missed K slice shows
   ['matmul with K past the loop cap', (on) => ops.matmul(on(LI), on(LI).t())],
   ['NaN propagates through max, min, argmax, argmin', (on) => [ops.max(on(N), 1).values, ops.max(on(N), 1).indices, ops.min(on(N)), ops.argmax(on(N)), ops.argmin(on(N), 0), ops.softmax(on(N), 1)]],
   ['empty tensors', (on) => [on(randn([0, 3])).add(1), ops.sum(on(randn([0, 3])), 0), ops.matmul(on(randn([2, 0])), on(randn([0, 3]))), ops.cat([on(randn([0, 2])), on(A).slice(1, 0, 2)], 0)]],
-  // Note [gpu elementwise kernels]: coalesced dims, so rank 6 works wherever dims merge to 5 or fewer
+  // See Note [gpu elementwise kernels]: coalesced dims, so rank 6 works wherever dims merge to 5 or fewer
   ['rank-6 maps, broadcasts, transposes and reductions', (on) => [on(R6).mul(2), on(R6).add(on(R6).slice(5, 0, 1)), on(R6).transpose(0, 1).exp(), ops.sum(on(R6), 3), ops.softmax(on(R6), 4)]],
   ['in-place writes into views', (on) => {
     const x = on(A).clone();

@@ -16,7 +16,7 @@ interface Layout {
   keptShape: number[];
 }
 
-/** Note [Reduction layout] on the gpu: x contiguous (copied on the gpu when not) as [O, R, I]. */
+/** See Note [Reduction layout]; on the gpu: x contiguous (copied on the gpu when not) as [O, R, I]. */
 function layout(x: Tensor, dims: readonly number[]): Layout {
   const nd = x.ndim;
   const all = dims.length === 0;
@@ -71,7 +71,7 @@ function extremum(kernelName: string, kind: 'max' | 'min', withValues: boolean):
   };
 }
 
-// Note [Stable softmax] on the gpu: per-row max, exp(x - max), its per-row sum, then one map
+// See Note [Stable softmax]; on the gpu: per-row max, exp(x - max), its per-row sum, then one map
 function softmaxKernel(kernelName: string, log: boolean): KernelConfig {
   return {
     kernelName,
