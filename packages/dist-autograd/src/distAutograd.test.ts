@@ -88,12 +88,12 @@ describe('a worker that dies (Note [A worker that left], Note [Reaching a worker
   }, 60000);
 });
 
-describe('a distributed round costs the forward call and the gradient propagation (Note [Firing sets], Note [Cleanup off the critical path])', () => {
-  it('per round each side sends 4 messages: the forward call or its answer, one gradient message each way and its answer, and the context cleanup (off the critical path); a mark round would add 2 more', async () => {
+describe('a distributed round costs the forward call and the gradient propagation (Note [Firing sets], Note [Gradients ride on the answer], Note [Cleanup off the critical path])', () => {
+  it('per round each side sends 3 messages: the forward call or its answer, the gradients or their answer (which carries the gradients back), and the context cleanup (off the critical path); a mark round would add 2 more', async () => {
     const [r0] = (await runWorkers({ scenario: 'rounds', worldSize: 2 })) as Record<string, unknown>[];
-    // caller: FORWARD_AUTOGRAD_REQ, BACKWARD_AUTOGRAD_REQ (gradients), the answer to the callee's gradients, CLEANUP_AUTOGRAD_CONTEXT_REQ
-    // callee: FORWARD_AUTOGRAD_RESP, BACKWARD_AUTOGRAD_REQ (gradients back), the answer to the caller's gradients, the cleanup's answer
-    expect(r0).toEqual({ firingSets: { caller: 4, callee: 4, gradsRight: true }, markRounds: { caller: 6, callee: 6, gradsRight: true } });
+    // caller: FORWARD_AUTOGRAD_REQ, BACKWARD_AUTOGRAD_REQ (gradients), CLEANUP_AUTOGRAD_CONTEXT_REQ
+    // callee: FORWARD_AUTOGRAD_RESP, BACKWARD_AUTOGRAD_RESP (with the gradients for the caller's send function), the cleanup's answer
+    expect(r0).toEqual({ firingSets: { caller: 3, callee: 3, gradsRight: true }, markRounds: { caller: 5, callee: 5, gradsRight: true } });
   }, 60000);
 
   it('every case of the equivalence spec gives the same gradients when reachability comes from a mark round instead (the fallback for unknown firing sets)', async () => {

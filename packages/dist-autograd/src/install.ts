@@ -25,7 +25,7 @@ async function rrefBackward(rref: RRef, contextId: bigint | -1, retainGraph: boo
   else await backward(contextId, [value], { retainGraph });
 }
 
-// Note [Autograd hooks] in @wiregrad/rpc: distributed autograd plugs into every agent here.
+// See Note [RPC autograd hooks] in @wiregrad/rpc: distributed autograd plugs into every agent here.
 setRpcAutogradHooks({
   onInit: (rank) => {
     initContainer(rank);
@@ -39,9 +39,10 @@ setRpcAutogradHooks({
   unwrapResponse,
   handlers: {
     [MessageType.FORWARD_AUTOGRAD_REQ]: onForwardRequest,
-    [MessageType.BACKWARD_AUTOGRAD_REQ]: async (msg) => {
-      await onPropagateGradients(msg.payload as PropagateGradientsReq);
-      return { type: MessageType.BACKWARD_AUTOGRAD_RESP, payload: {} };
+    [MessageType.BACKWARD_AUTOGRAD_REQ]: async (msg, from) => {
+      // Note [Gradients ride on the answer]
+      const inline = await onPropagateGradients(msg.payload as PropagateGradientsReq, from.id);
+      return { type: MessageType.BACKWARD_AUTOGRAD_RESP, payload: inline.length > 0 ? { inline } : {} };
     },
     [MessageType.CLEANUP_AUTOGRAD_CONTEXT_REQ]: async (msg, from) => {
       await releaseContextIfPresent((msg.payload as CleanupAutogradContextReq).contextId, from.id);

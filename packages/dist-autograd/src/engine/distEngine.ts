@@ -7,6 +7,7 @@ import { DistAutogradError } from '../errors.js';
 import type { PropagateGradientsReq } from '../messages/propagateGradientsReq.js';
 import { buildGraphTask, ensurePass, finishGraphTask, reachableRecvs, runReady } from './backwardPass.js';
 import { firingSet } from './firingSet.js';
+import { collectingFor, setGradientReceiver } from './gradientMessages.js';
 
 /**
  * Note [No hang on unused outputs]
@@ -109,8 +110,13 @@ function endPass(ctx: DistAutogradContext, pass: BackwardPass): void {
   if (ctx.pass === pass) ctx.pass = null;
 }
 
-/** The BACKWARD_AUTOGRAD_REQ handler: marks, gradients or an abort for one pass. */
-export async function onPropagateGradients(req: PropagateGradientsReq): Promise<void> {
+/**
+ * The BACKWARD_AUTOGRAD_REQ handler: marks, gradients or an abort for one pass. `from` is the
+ * worker that sent them as a request (gradients for it go into the answer, which this returns:
+ * Note [Gradients ride on the answer]); null for gradients that arrived inside an answer.
+ */
+export async function onPropagateGradients(req: PropagateGradientsReq, from: number | null): Promise<PropagateGradientsReq[]> {
+  const inline: PropagateGradientsReq[] = [];
   const container = getContainer();
   const ctx = container.retrieveContext(req.metadata.contextId);
   if (req.kind === 'abort') {
@@ -121,17 +127,17 @@ export async function onPropagateGradients(req: PropagateGradientsReq): Promise<
       broadcastAbort(ctx, req.passId, req.error);
     }
     ctx.endedPasses.add(req.passId);
-    return;
+    return inline;
   }
-  if (ctx.endedPasses.has(req.passId)) return; // a straggler of a pass that already ended here
+  if (ctx.endedPasses.has(req.passId)) return inline; // a straggler of a pass that already ended here
   const pass = ensurePass(ctx, req.passId);
   const sendFn = ctx.sendFunction(req.metadata.messageId);
   if (!sendFn) throw new DistAutogradError('BACKWARD', `no send function for message ${req.metadata.messageId} in autograd context ${ctx.contextId}`);
   if (req.kind === 'mark') {
-    if (pass.reachableSends.has(sendFn)) return;
+    if (pass.reachableSends.has(sendFn)) return inline;
     pass.reachableSends.add(sendFn);
     await markFrom(ctx, pass, [sendFn]);
-    return;
+    return inline;
   }
   try {
     if (req.fires && !pass.fires) ctx.setFires(pass, new Set(req.fires));
@@ -139,8 +145,10 @@ export async function onPropagateGradients(req: PropagateGradientsReq): Promise<
     const task = pass.graphTask!;
     sendFn.setGrads(req.grads);
     pass.fired.add(sendFn);
-    getEngine().executeWithGraphTask({ task, root: sendFn, buffer: new InputBuffer(0) });
-    runReady(task);
+    collectingFor(from, inline, () => {
+      getEngine().executeWithGraphTask({ task, root: sendFn, buffer: new InputBuffer(0) });
+      runReady(task);
+    });
     checkTask(pass);
     await drain(pass);
     checkTask(pass);
@@ -157,4 +165,7 @@ export async function onPropagateGradients(req: PropagateGradientsReq): Promise<
     if (pass.graphTask && !pass.graphTask.futureCompleted) finishGraphTask(pass.graphTask);
     throw nodeError(e);
   }
+  return inline;
 }
+
+setGradientReceiver((req) => onPropagateGradients(req, null));

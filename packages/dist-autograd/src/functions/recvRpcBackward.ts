@@ -1,6 +1,5 @@
 import { Node, currentGraphTask, setHistory, zeros, type Grads, type Tensor } from '@wiregrad/autograd';
-import { MessageType } from '@wiregrad/rpc';
-import { sendToWorker } from '../sendToWorker.js';
+import { sendGradients } from '../engine/gradientMessages.js';
 import type { DistAutogradContext } from '../context/context.js';
 import type { PropagateGradientsReq } from '../messages/propagateGradientsReq.js';
 
@@ -40,7 +39,7 @@ export class RecvRpcBackward extends Node {
       retainGraph: currentGraphTask()?.keepGraph ?? false,
       ...(pass.fires ? { fires: [...pass.fires] } : {}),
     };
-    pass.outstanding.push(sendToWorker(this.fromWorkerId, MessageType.BACKWARD_AUTOGRAD_REQ, payload));
+    sendGradients(pass, this.fromWorkerId, payload);
     return [];
   }
 }
