@@ -40,7 +40,7 @@ setRpcAutogradHooks({
   handlers: {
     [MessageType.FORWARD_AUTOGRAD_REQ]: onForwardRequest,
     [MessageType.BACKWARD_AUTOGRAD_REQ]: async (msg, from) => {
-      // Note [Gradients ride on the answer]
+      // See Note [Gradients ride on the answer]
       const inline = await onPropagateGradients(msg.payload as PropagateGradientsReq, from.id);
       return { type: MessageType.BACKWARD_AUTOGRAD_RESP, payload: inline.length > 0 ? { inline } : {} };
     },

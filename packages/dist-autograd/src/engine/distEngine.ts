@@ -85,7 +85,7 @@ export async function backward(contextId: bigint, roots: Tensor[], opts: { retai
     const rootNodes = roots.map((t) => t.gradFn as Node);
     const fires = firingSet(rootNodes);
     if (fires) ctx.setFires(pass, new Set(fires));
-    else await markFrom(ctx, pass, rootNodes); // Note [Firing sets]: unknown somewhere, so ask
+    else await markFrom(ctx, pass, rootNodes); // see Note [Firing sets]: unknown somewhere, so ask
     const root = new GraphRoot(roots.map(gradientEdge), roots.map((t) => onesLike(t)));
     const task = buildGraphTask(ctx, pass, root, opts.retainGraph ?? false);
     getEngine().executeWithGraphTask({ task, root, buffer: new InputBuffer(0) });
