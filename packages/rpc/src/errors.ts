@@ -20,12 +20,19 @@ export class RpcError extends Error {
   override name = 'RpcError';
   /** the stack of the error on the worker that raised it (code REMOTE) */
   remoteStack?: string;
+  /**
+   * the id of the message a PROTOCOL error is about, once decoding got that far: the agent
+   * answers EXCEPTION to that call (a request) or fails that call (a response)
+   */
+  messageId?: number;
 
   constructor(
     readonly code: RpcErrorCode,
     message: string,
+    options?: { messageId?: number },
   ) {
     super(message);
+    if (options?.messageId !== undefined) this.messageId = options.messageId;
   }
 }
 

@@ -238,7 +238,7 @@ export class Agent {
             msg = decodeMessage(frames, { deviceMap: {}, peer: peer.info.id });
           } catch (e) {
             this.opts.onProtocolError(e instanceof RpcError ? e : new RpcError('PROTOCOL', String(e)));
-            const id = (e as { messageId?: number }).messageId;
+            const id = e instanceof RpcError ? e.messageId : undefined;
             if (id !== undefined) this.pending.fail(id, e);
             continue;
           }
@@ -309,7 +309,7 @@ export class Agent {
           throw new RpcError('PROTOCOL', `${messageTypeName(header.type)} is not a request`);
       }
     } catch (e) {
-      id ??= (e as { messageId?: number }).messageId;
+      if (e instanceof RpcError) id ??= e.messageId;
       if (e instanceof RpcError && e.code === 'PROTOCOL') this.opts.onProtocolError(e);
       if (id === undefined) return;
       reply = { type: MessageType.EXCEPTION, payload: exceptionPayload(e, this.self) };

@@ -7,7 +7,7 @@ import { MessageType, MessageTypeFlags, isRequest, isResponse, messageKind, mess
 
 const ctx = { deviceMap: {}, peer: 0 };
 
-function protocolError(f: () => unknown): RpcError & { messageId?: number } {
+function protocolError(f: () => unknown): RpcError {
   try {
     f();
   } catch (e) {

@@ -27,7 +27,7 @@ const MAX_HI = 2 ** 21;
  * One frame for the header and the payload keeps a small call at one ZeroMQ part, and
  * such single-frame messages may share one ZeroMQ message (Note [Batched messages]). Decoding
  * checks every field and throws RpcError PROTOCOL on anything malformed, so a bad peer can
- * never crash the receive loop; `messageId` rides on the error once the id is known, so
+ * never crash the receive loop; the error's `messageId` is set once the id is known, so
  * the agent can answer EXCEPTION to the right call.
  */
 export function encodeMessage(msg: Message, ctx: Omit<CodecContext, 'tensors' | 'frames'>): Uint8Array[] {
@@ -76,7 +76,7 @@ export function decodeHeader(frame: Uint8Array | undefined): Header {
   if (hi >= MAX_HI) throw new RpcError('PROTOCOL', `message id is not a safe integer`);
   const id = hi * 2 ** 32 + readU32(frame, 4);
   const type = frame[2]! | (frame[3]! << 8);
-  if (!isMessageType(type)) throw Object.assign(new RpcError('PROTOCOL', `unknown message type ${type}`), { messageId: id });
+  if (!isMessageType(type)) throw new RpcError('PROTOCOL', `unknown message type ${type}`, { messageId: id });
   return { type, id };
 }
 
@@ -91,8 +91,9 @@ export function decodeMessage(frames: Uint8Array[], ctx: Omit<CodecContext, 'ten
       throw new RpcError('PROTOCOL', `message carries ${full.frames.length} tensor frames but its payload refers to ${full.tensors.length}`);
     }
   } catch (e) {
-    const err = e instanceof RpcError ? e : new RpcError('PROTOCOL', `malformed payload: ${(e as Error).message}`);
-    throw Object.assign(err, { messageId: header.id });
+    if (!(e instanceof RpcError)) throw new RpcError('PROTOCOL', `malformed payload: ${(e as Error).message}`, { messageId: header.id });
+    e.messageId = header.id;
+    throw e;
   }
   return { type: header.type, id: header.id, payload };
 }
