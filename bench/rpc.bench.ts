@@ -115,7 +115,7 @@ export async function run(): Promise<Row[]> {
     ['one hop, 16 MiB tensors', 10, () => distRound('affine', xBig, wBig)],
   ];
   for (const [name, n, round] of rounds) {
-    for (let i = 0; i < Math.max(3, n / 10); i++) await round();
+    for (let i = 0; i < Math.max(3, n); i++) await round(); // as many warm-up rounds as timed ones: V8 compiles the engine and codec paths
     const sent0 = getRpcStats().messagesSent;
     const roundMs = await roundTrips(n, round);
     const messages = (getRpcStats().messagesSent - sent0) / n;
