@@ -29,9 +29,14 @@ export function resolveWorker(to: To): WorkerInfo {
 }
 
 /** Sends a user request through the autograd hooks (Note [RPC autograd hooks]) and returns the unwrapped answer. */
-export async function request(to: WorkerInfo, msg: Omit<Message, 'id'>, timeoutMs: number): Promise<Message> {
+export function request(to: WorkerInfo, msg: Omit<Message, 'id'>, timeoutMs: number): Promise<Message> {
   const hooks = rpcAutogradHooks();
-  const out = hooks.wrapRequest ? hooks.wrapRequest(to, msg) : msg;
-  const response = await rpcState().agent.send(to, out, timeoutMs);
-  return hooks.unwrapResponse ? hooks.unwrapResponse(to, response) : response;
+  let answer: Promise<Message>;
+  try {
+    answer = rpcState().agent.send(to, hooks.wrapRequest ? hooks.wrapRequest(to, msg) : msg, timeoutMs);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  const unwrap = hooks.unwrapResponse;
+  return unwrap ? answer.then((response) => unwrap(to, response)) : answer;
 }
