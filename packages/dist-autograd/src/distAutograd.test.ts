@@ -82,6 +82,8 @@ describe('a worker that dies (Note [A worker that left], Note [Reaching a worker
       gradOfX: [2, 2],
       rrefBackward: { name: 'RpcError', code: 'PEER_DISCONNECTED', message: 'lost the connection to WorkerInfo(id=2, name=worker2) (it stopped answering heartbeats for 600 ms)' },
       worker1Contexts: 1,
+      // DistributedOptimizer's error keeps the RpcError underneath as its cause
+      optimizerStep: { code: 'OPTIMIZER', causeCode: 'PEER_DISCONNECTED' },
       contextsAfter: 0,
     });
     expect(r0!.shutdownMs).toBeLessThan(3000);

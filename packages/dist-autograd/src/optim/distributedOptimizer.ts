@@ -73,7 +73,7 @@ export class DistributedOptimizer {
     try {
       await Promise.all(this.remotes.map((r) => r.getFuture().wait()));
     } catch (e) {
-      throw new DistAutogradError('OPTIMIZER', `Error creating optimizer. ${(e as Error).message}`);
+      throw new DistAutogradError('OPTIMIZER', `Error creating optimizer. ${(e as Error).message}`, { cause: e });
     }
   }
 
@@ -82,6 +82,7 @@ export class DistributedOptimizer {
     await this.ready();
     const results = await Promise.allSettled(this.remotes.map((r) => rpcAsync(r.ownerId, '_wiregrad.distOptim.step', [r, contextId]).wait()));
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-    if (failed.length > 0) throw new DistAutogradError('OPTIMIZER', `Error running optimizer. ${(failed[failed.length - 1]!.reason as Error).message}`);
+    const last = failed[failed.length - 1]?.reason as Error | undefined;
+    if (last) throw new DistAutogradError('OPTIMIZER', `Error running optimizer. ${last.message}`, { cause: last });
   }
 }

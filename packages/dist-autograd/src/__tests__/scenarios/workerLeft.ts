@@ -1,6 +1,7 @@
 import { rand, type Tensor } from '@wiregrad/autograd';
 import { getWorkerInfo, initRpc, register, remote, rpcSync, shutdown } from '@wiregrad/rpc';
-import { backward, context, getDebugInfo, getGradients, retrieveContext } from '@wiregrad/dist-autograd';
+import { DistributedOptimizer, backward, context, getDebugInfo, getGradients, retrieveContext } from '@wiregrad/dist-autograd';
+import { SGD } from '@wiregrad/nn/optim';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
 import { errorOf, sleep } from '@wiregrad/test-helpers';
 
@@ -42,6 +43,8 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   const out: Record<string, unknown> = {};
   const param = remote<Tensor>('worker2', 'param');
   await param.toHere();
+  const optimizer = new DistributedOptimizer(SGD, [param], { lr: 0.1 });
+  await optimizer.ready();
   await context(async (id) => {
     const x = rand([2], { requiresGrad: true });
     const y1 = await rpcSync<Tensor>('worker1', 'double', [x]);
@@ -54,6 +57,10 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
     await backward(id, [only1]);
     out.gradOfX = getGradients(id).get(x)?.tolist();
     out.rrefBackward = await errorOf(param.backward(id));
+    out.optimizerStep = await optimizer.step(id).then(
+      () => null,
+      (e: Error & { code?: string; cause?: { code?: string } }) => ({ code: e.code, causeCode: e.cause?.code }),
+    );
     out.worker1Contexts = ((await rpcSync('worker1', 'contexts')) as { numAutogradContexts: number }).numAutogradContexts;
   });
   const t0 = Date.now();
