@@ -13,7 +13,8 @@ export type RpcErrorCode =
   | 'RREF'
   | 'DEVICE_MAP'
   | 'FUTURE'
-  | 'MESSAGE_TOO_LARGE';
+  | 'MESSAGE_TOO_LARGE'
+  | 'ALREADY_INSTALLED';
 
 /** Every failure of @wiregrad/rpc reaches the caller as an RpcError with a code. */
 export class RpcError extends Error {

@@ -1,4 +1,5 @@
 import type { Handler } from './agent/agent.js';
+import { RpcError } from './errors.js';
 import type { WorkerInfo } from './agent/workerInfo.js';
 import type { Message } from './messages/message.js';
 import type { MessageType } from './messages/messageType.js';
@@ -32,13 +33,37 @@ export interface RpcAutogradHooks {
   handlers?: Partial<Record<MessageType, Handler>>;
 }
 
-let hooks: RpcAutogradHooks = {};
+const NO_HOOKS: RpcAutogradHooks = {};
+let hooks: RpcAutogradHooks | null = null;
 
-/** Installs the distributed autograd hooks (replacing any installed before). See Note [RPC autograd hooks]. */
+/**
+ * Installs the distributed autograd hooks, once (See Note [RPC autograd hooks]): installing the
+ * same hooks again is a no-op, other hooks throw ALREADY_INSTALLED (Note [Hook slots install once]
+ * in @wiregrad/tensor).
+ */
 export function setRpcAutogradHooks(h: RpcAutogradHooks): void {
-  hooks = h;
+  hooks = installOnce('setRpcAutogradHooks', 'the distributed autograd hooks', hooks, h);
 }
 
 export function rpcAutogradHooks(): RpcAutogradHooks {
-  return hooks;
+  return hooks ?? NO_HOOKS;
+}
+
+/**
+ * Fills an install-once slot (See Note [Hook slots install once] in @wiregrad/tensor): `next`
+ * when the slot is empty or already holds what `next` holds (the same value, or an object with
+ * the same keys and values), else RpcError ALREADY_INSTALLED.
+ */
+export function installOnce<T extends object>(slot: string, what: string, installed: T | null, next: T): T {
+  if (installed === null || installed === next) return next;
+  if (typeof installed !== 'object' || typeof next !== 'object') throw alreadyInstalled(slot, what);
+  const a = installed as Record<string, unknown>;
+  const b = next as Record<string, unknown>;
+  const keys = Object.keys(a);
+  if (keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k])) return next;
+  throw alreadyInstalled(slot, what);
+}
+
+function alreadyInstalled(slot: string, what: string): RpcError {
+  return new RpcError('ALREADY_INSTALLED', `${slot}: ${what} is already installed and installs once (is a package that installs it loaded twice?)`);
 }

@@ -1,5 +1,6 @@
 import { TensorError } from './errors.js';
 import { INPLACE_KERNELS } from './kernelNames.js';
+import { installOnce } from './installOnce.js';
 import { getKernel, type Attrs } from './kernelRegistry.js';
 import type { Tensor } from './tensor.js';
 
@@ -20,8 +21,13 @@ let hooks: AutogradHooks | null = null;
 /** Shared by every call without attrs: autograd keeps a node's attrs for the node's life. */
 const NO_ATTRS: Attrs = Object.freeze({});
 
+/**
+ * Installs the autograd hooks, once (@wiregrad/autograd does it at import). Installing the
+ * hooks already installed again is a no-op; any other install throws ALREADY_INSTALLED, so
+ * that nothing (`setAutogradHooks(null)` included) silently replaces graph recording.
+ */
 export function setAutogradHooks(h: AutogradHooks | null): void {
-  hooks = h;
+  hooks = installOnce('setAutogradHooks', 'the autograd hooks', hooks, h);
 }
 
 /** Runs `kernelName` on the device of its inputs: PyTorch's same-device rule, then the registered kernel. */

@@ -12,7 +12,8 @@ export type TensorErrorCode =
   | 'DISPOSED'
   | 'NOT_CONTIGUOUS'
   | 'UNSUPPORTED'
-  | 'KERNEL_FAILED';
+  | 'KERNEL_FAILED'
+  | 'ALREADY_INSTALLED';
 
 /** The one error type of @wiregrad/tensor; messages name the shapes, dims and dtypes involved. */
 export class TensorError extends Error {

@@ -14,8 +14,18 @@ export interface KernelConfig {
 const registry = new Map<string, KernelFunc>();
 const key = (name: string, device: DeviceType) => `${name}/${device}`;
 
+/**
+ * Registers the kernel of `kernelName` on `device`. Registering another function under a name
+ * and device that already have one warns, as tfjs does, and the new one replaces it (two copies
+ * of a backend, or two kernels written for one name, are mistakes worth seeing).
+ */
 export function registerKernel(config: KernelConfig): void {
-  registry.set(key(config.kernelName, config.device), config.kernelFunc);
+  const k = key(config.kernelName, config.device);
+  const registered = registry.get(k);
+  if (registered !== undefined && registered !== config.kernelFunc) {
+    console.warn(`The kernel '${config.kernelName}' for device '${config.device}' is already registered; the new one replaces it.`);
+  }
+  registry.set(k, config.kernelFunc);
 }
 
 export function getKernel(kernelName: string, device: DeviceType): KernelFunc {

@@ -4,6 +4,7 @@
 import { CPU, type Device } from './device.js';
 import { type DType, type TypedArray, isFloatingPoint } from './dtype.js';
 import { TensorError } from './errors.js';
+import { installOnce } from './installOnce.js';
 import { contiguousStrides, numelOf } from './shape.js';
 import { Storage } from './storage.js';
 import { formatTensor } from './format.js';
@@ -73,8 +74,9 @@ export function isKept(t: Tensor): boolean {
 }
 
 let autogradMethods: AutogradTensorMethods | null = null;
+/** Installs the Tensor methods of @wiregrad/autograd, once, as setAutogradHooks (a different second install throws ALREADY_INSTALLED). */
 export function installAutogradMethods(m: AutogradTensorMethods): void {
-  autogradMethods = m;
+  autogradMethods = installOnce('installAutogradMethods', 'the autograd tensor methods', autogradMethods, m);
 }
 function needAutograd(what: string): AutogradTensorMethods {
   if (!autogradMethods) throw new TensorError('UNSUPPORTED', `${what} needs @wiregrad/autograd; import it once in your program`);

@@ -1,3 +1,4 @@
+import { platform } from '#platform';
 import type { Attrs, DType, Device, Tensor } from '@wiregrad/tensor';
 import type { Grads } from '../engine/node.js';
 import { sumToShape } from '../engine/sumToShape.js';
@@ -33,7 +34,12 @@ export interface GradConfig {
 const rules = new Map<string, GradConfig>();
 const nonDifferentiable = new Set<string>();
 
+/** Registers the gradient rule of `config.kernelName`; another rule for a name that has one warns, as tfjs does, and replaces it. */
 export function registerGradient(config: GradConfig): void {
+  const registered = rules.get(config.kernelName);
+  if (registered !== undefined && registered !== config) {
+    platform.warn(`The gradient for kernel '${config.kernelName}' is already registered; the new one replaces it.`, 'RegistrationWarning');
+  }
   rules.set(config.kernelName, config);
 }
 

@@ -1,6 +1,7 @@
 import type { WorkerInfo } from '../agent/workerInfo.js';
 import { request } from '../call.js';
 import { RpcError } from '../errors.js';
+import { installOnce } from '../hooks.js';
 import { Future } from '../future.js';
 import { MessageType } from '../messages/messageType.js';
 import { rpcState, timeoutMs } from '../state.js';
@@ -18,9 +19,9 @@ let proxyFactory: ((r: RRef) => Proxies) | null = null;
 type RRefBackward = (rref: RRef, contextId: bigint | -1, retainGraph: boolean) => Promise<void>;
 let backwardImpl: RRefBackward | null = null;
 
-/** @wiregrad/dist-autograd installs RRef.backward (rpc knows nothing of autograd). */
+/** @wiregrad/dist-autograd installs RRef.backward (rpc knows nothing of autograd), once (Note [Hook slots install once] in @wiregrad/tensor). */
 export function setRRefBackward(impl: RRefBackward): void {
-  backwardImpl = impl;
+  backwardImpl = installOnce('setRRefBackward', 'RRef.backward', backwardImpl, impl);
 }
 
 /** @internal api.ts provides the proxies (it owns rpcSync/rpcAsync/remote). */

@@ -41,23 +41,8 @@ function unaryKernel(kernelName: string, expr: string, outDtype?: DType): Kernel
   };
 }
 
-/** Cast (and Copy, a cast to the same dtype) write through the typed array, which converts; bool normalises to 0/1. */
-function castKernel(kernelName: string): KernelConfig {
-  const loopFor = perDtype((from) => perDtype((to) => compileElementwise(1, to === 'bool' && from !== 'bool' ? 'x !== 0 ? 1 : 0' : 'x')));
-  return {
-    kernelName,
-    device: 'cpu',
-    kernelFunc: ([x], attrs) => {
-      const to = (attrs.dtype as DType | undefined) ?? x!.dtype;
-      return [runElementwise(loopFor(x!.dtype)(to), [x!], to)];
-    },
-  };
-}
-
 export const unaryKernels: KernelConfig[] = [
   ...Object.entries(EXPR).map(([name, expr]) => unaryKernel(name, expr)),
   // NaN is true, as for any non-zero value
   unaryKernel(K.LogicalNot, 'x === 0 ? 1 : 0', 'bool'),
-  castKernel(K.Cast),
-  castKernel(K.Copy),
 ];
