@@ -12,6 +12,7 @@ import { functionName, isBuiltin, register, type RegisteredFunction } from './re
 import { advertisedAddress } from './rendezvous/advertise.js';
 import { RendezvousStore, requestRendezvous, storeAddress, type WorkerRecord } from './rendezvous/store.js';
 import { emitJoin, emitLeave } from './membership.js';
+import { announceAgent } from './threadTeardown.js';
 import { newGid } from './rref/globallyUniqueId.js';
 import { resetRRefContext, rrefContext } from './rref/rrefContext.js';
 import { RRef, setRRefProxyFactory } from './rref/rref.js';
@@ -136,6 +137,7 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
     rpcAutogradHooks().onInit?.(rank, opts.worldSize ?? records.length);
     agent.connect(records.map((r) => peerSpec(name, b, r, r.name === name ? self : new WorkerInfo(r.name, r.rank))));
     setRpcState({ agent, self, dynamic, store, defaultTimeoutMs: rpcTimeout * 1000, shuttingDown: false });
+    announceAgent(() => shutdown({ graceful: false }).catch(() => {})); // Note [Terminating a thread that runs RPC]
     if (dynamic && !hostsStore) await announce(agent, { ...record, rank }, timeout);
   } catch (e) {
     if (maybeRpcState()?.agent === agent) setRpcState(null);
@@ -291,6 +293,7 @@ export async function shutdown(opts: ShutdownOptions = {}): Promise<void> {
     rpcAutogradHooks().onShutdown?.();
     resetRRefContext();
     setRpcState(null);
+    announceAgent(null);
   }
   if (error) throw error;
 }

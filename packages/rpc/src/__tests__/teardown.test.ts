@@ -22,4 +22,11 @@ describe('a process hosting an RPC worker in a worker_threads thread survives ev
       }
     }
   }
+  for (const rref of ['none', 'alive'] as const) {
+    it(`no shutdown at all, thread terminated with its agent up, RRefs ${rref}: 5 runs, exit code 0, no signal (Note [Terminating a thread that runs RPC])`, () => {
+      const r = spawnSync(process.execPath, ['--conditions=source', bootstrap, './teardownMain.ts', 'none', 'terminate', rref], { encoding: 'utf8', timeout: 60_000 });
+      expect({ status: r.status, signal: r.signal, stderr: r.stderr }).toEqual({ status: 0, signal: null, stderr: '' });
+      expect(r.stdout.match(/thread exit (\d+)/g)).toEqual(Array(5).fill('thread exit 1'));
+    }, 90_000);
+  }
 });
