@@ -4,7 +4,7 @@ const CHANNEL = 'wiregrad.rpc.threadTeardown';
 /** How long terminate() waits for the thread's RPC agent to close its sockets. */
 const CLOSE_WAIT_MS = 3000;
 
-type Signal = { up: number } | { down: number } | { terminating: number };
+type Signal = { up: number } | { down: number } | { terminating: number } | { exiting: number[]; closed: Int32Array };
 
 /**
  * Note [Terminating a thread that runs RPC]
@@ -15,8 +15,11 @@ type Signal = { up: number } | { down: number } | { terminating: number };
  * @wiregrad/rpc says on a BroadcastChannel when its agent is up and down, and
  * `Worker.prototype.terminate`, in each thread that loads @wiregrad/rpc, first asks a thread
  * whose agent is up to shut it down (not gracefully: terminating is not leaving politely) and
- * waits for it, at most 3 s, before terminating it. A thread busy for longer in synchronous
- * code cannot answer; process.exit() with such threads alive is not covered either.
+ * waits for it, at most 3 s, before terminating it. process.exit() terminates every thread
+ * the same way, but no asynchronous work can run in its 'exit' event: there the exiting
+ * thread asks the threads whose agents are up to shut down and blocks (Atomics.wait on a
+ * SharedArrayBuffer they count into) until they have, at most 3 s; the threads run on
+ * their own event loops meanwhile. A thread busy for longer in synchronous code cannot answer.
  */
 const channel = new BroadcastChannel(CHANNEL);
 channel.unref();
@@ -27,7 +30,16 @@ channel.onmessage = (event) => {
   const signal = (event as { data: Signal }).data;
   if ('up' in signal) agentsUp.add(signal.up);
   else if ('down' in signal) agentsUp.delete(signal.down);
-  else if (signal.terminating === threadId && shutDownHere) void shutDownHere();
+  else if ('terminating' in signal) {
+    if (signal.terminating === threadId && shutDownHere) void shutDownHere();
+  } else if (signal.exiting.includes(threadId)) {
+    // the process is exiting: its main thread waits (blocked) until this thread's sockets are closed
+    const closed = signal.closed;
+    void (shutDownHere?.() ?? Promise.resolve()).finally(() => {
+      Atomics.add(closed, 0, 1);
+      Atomics.notify(closed, 0);
+    });
+  }
 };
 
 /** The agent of this thread is up (initRpc) or down (shutdown). `close` shuts it down without the barrier. */
@@ -68,3 +80,17 @@ if (!proto[PATCHED]) {
     return terminate.call(this);
   };
 }
+
+// only the main thread's exit ends the process; a worker thread's own process.exit() ends that thread alone
+if (isMainThread) process.on('exit', () => {
+  const threads = [...agentsUp];
+  if (threads.length === 0) return;
+  const closed = new Int32Array(new SharedArrayBuffer(4));
+  const exiting = new BroadcastChannel(CHANNEL);
+  exiting.postMessage({ exiting: threads, closed } satisfies Signal);
+  const deadline = Date.now() + CLOSE_WAIT_MS;
+  for (let seen = 0; seen < threads.length && Date.now() < deadline; seen = Atomics.load(closed, 0)) {
+    Atomics.wait(closed, 0, seen, deadline - Date.now());
+  }
+  exiting.close();
+});

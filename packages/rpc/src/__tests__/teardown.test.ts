@@ -29,4 +29,10 @@ describe('a process hosting an RPC worker in a worker_threads thread survives ev
       expect(r.stdout.match(/thread exit (\d+)/g)).toEqual(Array(5).fill('thread exit 1'));
     }, 90_000);
   }
+  it('process.exit() while a thread runs an agent that never shut down: 5 processes, exit code 0, no signal', () => {
+    for (let i = 0; i < 5; i++) {
+      const r = spawnSync(process.execPath, ['--conditions=source', bootstrap, './teardownExit.ts'], { encoding: 'utf8', timeout: 60_000 });
+      expect({ status: r.status, signal: r.signal, stderr: r.stderr, stdout: r.stdout }).toEqual({ status: 0, signal: null, stderr: '', stdout: 'agent up; exiting\n' });
+    }
+  }, 90_000);
 });
