@@ -361,8 +361,8 @@ export class Agent {
    * `worker.terminate()` from the main thread aborts; closing `d.events` first does not.
    * So this agent opens no observer (Note [Peer liveness]) and close() closes every socket
    * it opened (the ROUTER, every DEALER, the ZAP handler); the rendezvous store closes its
-   * own. A thread terminated before shutdown() resolved still has open receives: call
-   * shutdown() first (see the teardown spec).
+   * own. A thread terminated (or a process exiting) before shutdown() resolved: see
+   * Note [Terminating a thread that runs RPC].
    */
   async close(): Promise<void> {
     if (this.closed) return;
