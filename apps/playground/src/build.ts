@@ -1,0 +1,42 @@
+// Builds the playground into a static folder: src/index.html and one esbuild bundle
+// (main.js, IIFE, for browsers) of src/main.ts and the workspace packages' TypeScript sources
+// (the `source` export condition, with `browser` for the `#platform` imports).
+// `pnpm --filter playground build` writes dist/; the spec builds into a temporary folder.
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const APP = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface BuildResult {
+  outDir: string;
+  /** the bundle's size in bytes */
+  bytes: number;
+}
+
+export async function build(outDir: string = join(APP, 'dist')): Promise<BuildResult> {
+  mkdirSync(outDir, { recursive: true });
+  const result = await esbuild.build({
+    entryPoints: [join(APP, 'src/main.ts')],
+    outfile: join(outDir, 'main.js'),
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    conditions: ['source'],
+    minify: true,
+    sourcemap: true,
+    metafile: true,
+    logLevel: 'warning',
+    absWorkingDir: APP,
+  });
+  copyFileSync(join(APP, 'src/index.html'), join(outDir, 'index.html'));
+  const bytes = Object.entries(result.metafile.outputs).find(([k]) => k.endsWith('main.js'))?.[1].bytes ?? 0;
+  return { outDir, bytes };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { outDir, bytes } = await build();
+  console.log(`playground: built ${outDir} (main.js ${bytes} bytes)`);
+}
