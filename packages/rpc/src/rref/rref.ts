@@ -204,6 +204,7 @@ export class RRef<T = unknown> {
     await this.creation.wait().catch(() => {});
     if (!this.user.confirmed) await this.user.confirmedFuture.wait();
     await rrefContext().childrenAccepted(this, CHILD_ACCEPT_WAIT_MS);
+    if (this.home !== rrefContext()) return; // shutdown() came meanwhile and deleted every RRef of its session
     await sendControl(this.ownerId, MessageType.RREF_USER_DELETE, { rrefId: this.rrefId, forkId: this.user.forkId });
   }
 
