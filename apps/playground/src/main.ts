@@ -1,7 +1,7 @@
 // The playground page: trains a small MLP on a 2-D toy dataset (two rings) in the browser with
 // @wiregrad/nn on the cpu device, draws the loss curve and the decision boundary, and publishes
 // its results on `window.playground` for the spec (test/page.test.ts) to read.
-import { argmax, cat, cos, eq, manualSeed, mul, noGrad, rand, sin, tensor, zeros, ones, type Tensor } from '@wiregrad/autograd';
+import { argmax, cat, cos, eq, gpuInfo, manualSeed, mul, noGrad, rand, randn, sin, softmax, tensor, zeros, ones, type Tensor } from '@wiregrad/autograd';
 import { Linear, Sequential, Tanh, functional as F } from '@wiregrad/nn';
 import { Adam } from '@wiregrad/nn/optim';
 
@@ -12,6 +12,14 @@ export interface PlaygroundResult {
   losses: number[];
   accuracy: number | null;
   stepsPerSecond: number | null;
+  /** a few ops on the gpu device compared with the cpu device (null until they ran) */
+  gpu: GpuCheck | null;
+}
+
+export interface GpuCheck {
+  mode: string;
+  /** the largest |gpu - cpu| / (1 + |cpu|) of each op */
+  ops: Record<string, number>;
 }
 
 declare global {
@@ -23,7 +31,7 @@ declare global {
 const STEPS = 150;
 const POINTS = 200;
 
-const result: PlaygroundResult = { done: false, error: null, steps: 0, losses: [], accuracy: null, stepsPerSecond: null };
+const result: PlaygroundResult = { done: false, error: null, steps: 0, losses: [], accuracy: null, stepsPerSecond: null, gpu: null };
 window.playground = result;
 
 function $(id: string): HTMLElement {
@@ -110,7 +118,42 @@ async function train(): Promise<void> {
   drawBoundary(model, x, y);
 }
 
-train().then(
+function maxRelDiff(gpu: Tensor, cpu: Tensor): number {
+  const g = gpu.cpu().flatten().tolist() as number[];
+  const c = cpu.flatten().tolist() as number[];
+  if (g.length !== c.length) return Infinity;
+  return g.reduce((m, v, i) => Math.max(m, Math.abs(v - (c[i] ?? NaN)) / (1 + Math.abs(c[i] ?? NaN))), 0);
+}
+
+/** A few ops on the gpu device (gpu.js on WebGL2 in a browser), each compared with the cpu device. */
+function gpuCheck(): GpuCheck {
+  const info = gpuInfo();
+  if (!info.available) throw new Error('the gpu device is not available');
+  manualSeed(1);
+  const a = randn([64, 32]);
+  const b = randn([32, 16]);
+  const ga = a.to('gpu');
+  const gb = b.to('gpu');
+  const ops: Record<string, number> = {
+    matmul: maxRelDiff(ga.matmul(gb), a.matmul(b)),
+    'add+mul': maxRelDiff(ga.slice(1, 0, 16).add(gb.slice(0, 0, 1).mul(2)), a.slice(1, 0, 16).add(b.slice(0, 0, 1).mul(2))),
+    'exp,tanh': maxRelDiff(ga.tanh().exp(), a.tanh().exp()),
+    'sum(1)': maxRelDiff(ga.sum(1), a.sum(1)),
+    softmax: maxRelDiff(softmax(ga, 1), softmax(a, 1)),
+  };
+  $('gpu-mode').textContent = info.mode;
+  $('gpu-check').textContent = Object.entries(ops).map(([k, v]) => `${k} ${v.toExponential(1)}`).join(', ');
+  return { mode: info.mode, ops };
+}
+
+async function main(): Promise<void> {
+  await train();
+  $('status').textContent = 'running ops on gpu';
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  result.gpu = gpuCheck();
+}
+
+main().then(
   () => {
     $('status').textContent = 'done';
     result.done = true;

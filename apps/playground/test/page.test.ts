@@ -21,6 +21,7 @@ describe('the playground page in headless Chromium', () => {
   let result: PlaygroundResult;
   let title = '';
   let shown: Record<string, string> = {};
+  let screenshot: Uint8Array = new Uint8Array();
 
   beforeAll(async () => {
     await build(outDir);
@@ -38,11 +39,17 @@ describe('the playground page in headless Chromium', () => {
     page.on('requestfailed', (req) => consoleErrors.push(`requestfailed: ${req.url()}`));
     const response = await page.goto(served.url, { waitUntil: 'load' });
     expect(response?.status()).toBe(200);
-    await page.waitForFunction(() => window.playground?.done === true, { timeout: 90_000 });
+    try {
+      await page.waitForFunction(() => window.playground?.done === true, { timeout: 90_000 });
+    } catch (e) {
+      const state = await page.evaluate(() => JSON.stringify(window.playground)).catch(() => 'unreadable');
+      throw new Error(`the page did not finish: ${state}; console errors: ${consoleErrors.join(' | ')}`, { cause: e });
+    }
+    screenshot = await page.screenshot({ type: 'png' });
     result = await page.evaluate(() => window.playground);
     title = await page.title();
     shown = await page.evaluate(() =>
-      Object.fromEntries(['status', 'step', 'loss', 'accuracy'].map((id) => [id, document.getElementById(id)?.textContent ?? ''])),
+      Object.fromEntries(['status', 'step', 'loss', 'accuracy', 'gpu-mode'].map((id) => [id, document.getElementById(id)?.textContent ?? ''])),
     );
   });
 
@@ -62,6 +69,9 @@ describe('the playground page in headless Chromium', () => {
     expect(result.steps).toBe(150);
     expect(shown.status).toBe('done');
     expect(shown.step).toBe('150');
+    // a PNG of the page as it ended (README.md's picture is one)
+    expect([...screenshot.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    expect(screenshot.length).toBeGreaterThan(10_000);
   });
 
   it('the loss fell', () => {
@@ -81,5 +91,14 @@ describe('the playground page in headless Chromium', () => {
     expect(result.accuracy).toBeGreaterThan(0.95);
     expect(shown.accuracy).toMatch(/^\d+\.\d%$/);
     expect(result.stepsPerSecond).toBeGreaterThan(0);
+  });
+
+  it('runs ops on the gpu device in WebGL2 mode (gpu.js on SwiftShader) that agree with the cpu', () => {
+    expect(result.gpu?.mode).toBe('webgl2');
+    expect(shown['gpu-mode']).toBe('webgl2');
+    const ops = result.gpu?.ops ?? {};
+    expect(Object.keys(ops).sort()).toEqual(['add+mul', 'exp,tanh', 'matmul', 'softmax', 'sum(1)']);
+    // float32 on both devices: the differences are rounding, a few ulps of the results
+    for (const [op, diff] of Object.entries(ops)) expect({ op, diff: diff < 1e-4 }).toEqual({ op, diff: true });
   });
 });
