@@ -1,5 +1,6 @@
 import { parseConfig, USAGE, UsageError } from './cli.js';
 import { runMnist } from './examples/mnist.js';
+import { launchMnist } from './examples/mnistDistributed.js';
 import { launch } from './launcher.js';
 import { workerMain } from './worker.js';
 
@@ -15,7 +16,7 @@ async function main(argv: string[]): Promise<number> {
       console.log(USAGE);
       return 0;
     }
-    if (c.example === 'mnist') return await runMnist(c);
+    if (c.example === 'mnist') return await (c.workers === 1 ? runMnist(c) : launchMnist(c));
     return await launch(c);
   } catch (e) {
     if (e instanceof UsageError) {

@@ -3,11 +3,12 @@ import { initRpc, shutdown } from '@wiregrad/rpc';
 import '@wiregrad/dist-autograd';
 import { type DemoConfig, parseConfig, UsageError } from './cli.js';
 import { trainer, watchTrainers } from './examples/parameterServer.js';
+import { mnistTrainer } from './examples/mnistDistributed.js';
 import { driver } from './examples/pipeline.js';
 
 /** Role names: the parameter server is "ps"; every other worker is "worker<rank>". */
 export function workerName(c: DemoConfig, rank: number): string {
-  return c.example === 'ps' && rank === 0 ? 'ps' : `worker${rank}`;
+  return (c.example === 'ps' || c.example === 'mnist') && rank === 0 ? 'ps' : `worker${rank}`;
 }
 
 /** One worker process: rendezvous, its role, a graceful shutdown. */
@@ -32,6 +33,7 @@ export async function runWorker(c: DemoConfig): Promise<void> {
   await initRpc(workerName(c, rank), c.join ? { backendOptions } : { rank, worldSize: c.workers, backendOptions });
   if (c.example === 'ps' && rank > 0) await trainer(c, rank);
   if (c.example === 'pipeline' && rank === 0) await driver(c);
+  if (c.example === 'mnist' && rank > 0) await mnistTrainer(c, rank);
   await shutdown({ timeout: 120 });
   stopping = true; // a normal end: leaving the IPC channel is not the launcher going away
   process.disconnect?.();

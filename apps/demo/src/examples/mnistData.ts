@@ -21,7 +21,7 @@ export interface MnistData {
 }
 
 /** A small seeded PRNG for the split (independent of the tensor RNG). */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

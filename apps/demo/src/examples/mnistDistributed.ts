@@ -1,0 +1,226 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { indexSelect, manualSeed, noGrad, type Tensor, tensor, tidy } from '@wiregrad/autograd';
+import { crossEntropy, functional as F, load, save, type Sequential } from '@wiregrad/nn';
+import { SGD } from '@wiregrad/nn/optim';
+import { RRef, register, rpcSync } from '@wiregrad/rpc';
+import { DistributedOptimizer, backward, context } from '@wiregrad/dist-autograd';
+import { type DemoConfig, workerArgv } from '../cli.js';
+import { report, type WorkerReport } from '../protocol.js';
+import { plotSvg, type Series } from '../report/plot.js';
+import { ProgressView } from '../report/progress.js';
+import { accuracyOf, makeConvnet, predict } from './mnist.js';
+import { loadMnist, mulberry32 } from './mnistData.js';
+
+/**
+ * Note [MNIST over a parameter server]
+ * `pnpm demo mnist --workers N`: the server (rank 0, "ps") owns the convnet's parameters; each of
+ * the N-1 trainers takes its share of the training digits and, every step, inside a
+ * dist-autograd context, fetches a snapshot of the parameters (`mnist.params`: clones, so the
+ * optimizer may update the parameters in place meanwhile, as in Note [Asynchronous parameter
+ * server]), runs the convnet forward and the loss in its own process (the compute is spread
+ * over the trainers, unlike the Iris example whose forward runs on the server), then
+ * distributed backward sends the gradients back through the RPC to the clones' parameters, and
+ * DistributedOptimizer.step applies them on the server. Trainers never wait for each other.
+ * When the last trainer is done, the server saves the model as .safetensors; that trainer
+ * loads the file into a fresh model and checks it predicts the held-out digits as the
+ * parameters it fetched last do.
+ */
+let model: Sequential | null = null;
+let finished = 0;
+
+register('mnist.init', (seed: number) => {
+  if (!model) {
+    manualSeed(seed);
+    model = makeConvnet();
+  }
+  return model.parameters().map((p) => new RRef(p));
+});
+register('mnist.params', () => model!.parameters().map((p) => p.clone()));
+register('mnist.done', () => ++finished);
+register('mnist.save', async (path: string) => {
+  mkdirSync(resolve(path, '..'), { recursive: true });
+  await save(model!.stateDict(), path, { metadata: { format: 'pt', model: 'wiregrad demo MNIST convnet' } });
+  return path;
+});
+
+/** makeConvnet()'s forward, with its parameters given in `parameters()` order. */
+export function forwardWith(p: Tensor[], x: Tensor): Tensor {
+  let h = F.maxPool2d(F.relu(F.conv2d(x, p[0]!, p[1]!)), 2);
+  h = F.maxPool2d(F.relu(F.conv2d(h, p[2]!, p[3]!)), 2);
+  return F.linear(F.relu(F.linear(h.flatten(1), p[4]!, p[5]!)), p[6]!, p[7]!);
+}
+
+function predictWith(p: Tensor[], x: Tensor): Int32Array {
+  const pred = tidy(() => noGrad(() => forwardWith(p, x).argmax(1).tolist() as number[]));
+  return Int32Array.from(pred);
+}
+
+/** A trainer: its share of the training digits, the convnet run here on fetched parameters. */
+export async function mnistTrainer(c: DemoConfig, rank: number): Promise<void> {
+  const label = `trainer ${rank}`;
+  const trainers = c.workers - 1;
+  const data = loadMnist(c.seed, c.trainSize, c.testSize);
+  const per = Math.ceil(c.trainSize / trainers);
+  const from = (rank - 1) * per;
+  const len = Math.min(per, c.trainSize - from);
+  const x = data.train.x.narrow(0, from, len);
+  const y = data.train.y.narrow(0, from, len);
+  const params = await rpcSync<RRef<Tensor>[]>('ps', 'mnist.init', [c.seed]);
+  const opt = new DistributedOptimizer(SGD, params, { lr: c.lr, momentum: 0.9 });
+  const nBatches = Math.ceil(len / c.batchSize);
+  const t0 = performance.now();
+  let steps = 0;
+  for (let epoch = 1; epoch <= c.epochs; epoch++) {
+    // a seeded shuffle of this trainer's digits every epoch
+    const order = Int32Array.from({ length: len }, (_, i) => i);
+    const rand = mulberry32(c.seed * 100_003 + rank * 1009 + epoch);
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    let lossSum = 0;
+    let right = 0;
+    let seen = 0;
+    for (let b = 0; b < nBatches; b++) {
+      const idx = order.subarray(b * c.batchSize, Math.min(len, (b + 1) * c.batchSize));
+      const bx = indexSelect(x, 0, tensor(idx));
+      const by = indexSelect(y, 0, tensor(idx));
+      await context(async (id) => {
+        const p = await rpcSync<Tensor[]>('ps', 'mnist.params');
+        const logits = forwardWith(p, bx);
+        const loss = crossEntropy(logits, by);
+        await backward(id, [loss]);
+        await opt.step(id);
+        lossSum += loss.item() * idx.length;
+        right += noGrad(() => logits.argmax(1).eq(by).sum().item());
+      });
+      seen += idx.length;
+      steps++;
+      report({ type: 'progress', rank, label, epoch, step: b + 1, steps: nBatches, loss: lossSum / seen, acc: right / seen, stepsPerSec: steps / ((performance.now() - t0) / 1000) });
+    }
+    const p = await rpcSync<Tensor[]>('ps', 'mnist.params');
+    const testAcc = accuracyOf(predictWith(p, data.test.x), data.test.y);
+    report({ type: 'epoch', rank, label, epoch, loss: lossSum / seen, acc: right / seen, testAcc });
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const lines: string[] = [];
+  const done = await rpcSync<number>('ps', 'mnist.done');
+  let testAcc: number;
+  if (done === trainers) {
+    // the last trainer: the server saves the model; reload it here and compare predictions
+    const final = await rpcSync<Tensor[]>('ps', 'mnist.params');
+    const expected = predictWith(final, data.test.x);
+    const path = await rpcSync<string>('ps', 'mnist.save', [resolve(c.out, 'mnist-convnet.safetensors')]);
+    const reloaded = makeConvnet();
+    reloaded.loadStateDict(await load(path));
+    const got = predict(reloaded, data.test.x);
+    const differ = got.reduce((k, v, i) => k + (v === expected[i] ? 0 : 1), 0);
+    if (differ > 0) throw new Error(`the reloaded model predicts ${differ} of ${got.length} held-out digits differently`);
+    testAcc = accuracyOf(got, data.test.y);
+    lines.push(`weights: ${path}`, `reloaded model: the same predictions on all ${got.length} held-out digits`);
+    lines.push(`[${label}] held-out accuracy: ${(100 * testAcc).toFixed(1)}% on ${got.length} MNIST digits (model reloaded from ${path})`);
+  } else {
+    const p = await rpcSync<Tensor[]>('ps', 'mnist.params');
+    testAcc = accuracyOf(predictWith(p, data.test.x), data.test.y);
+    lines.push(`[${label}] held-out accuracy when it finished: ${(100 * testAcc).toFixed(1)}% (the server went on with the other trainers)`);
+  }
+  lines.push(`[${label}] time per epoch: ${(seconds / c.epochs).toFixed(1)} s (${len} digits, ${(len / (seconds / c.epochs)).toFixed(0)} digits/s)`);
+  report({ type: 'result', rank, label, testAcc, lines });
+  await Promise.all(params.map((p) => p.release()));
+  const { getRpcStats } = await import('@wiregrad/rpc');
+  const s = getRpcStats();
+  report({ type: 'stats', rank, label, steps, seconds, bytesSent: s.bytesSent, bytesReceived: s.bytesReceived });
+}
+
+function freePort(host: string): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.on('error', rej);
+    srv.listen(0, host, () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => res(port));
+    });
+  });
+}
+
+/**
+ * `pnpm demo mnist --workers N` (N >= 2): the server and N-1 trainers, each its own Node
+ * process over ZeroMQ (as the launcher does for ps and pipeline); progress bars, the result
+ * lines, a plot; every process stopped on Ctrl-C or when one fails.
+ */
+export async function launchMnist(c: DemoConfig): Promise<number> {
+  const master = c.master ?? `tcp://127.0.0.1:${await freePort('127.0.0.1')}`;
+  const entry = fileURLToPath(new URL('../main.ts', import.meta.url));
+  const view = new ProgressView(c.epochs);
+  const epochs = new Map<string, Extract<WorkerReport, { type: 'epoch' }>[]>();
+  const results: Extract<WorkerReport, { type: 'result' }>[] = [];
+  const stats: Extract<WorkerReport, { type: 'stats' }>[] = [];
+  const children: ChildProcess[] = [];
+  const t0 = performance.now();
+  console.log(`wiregrad demo: MNIST convnet on a parameter server with ${c.workers - 1} trainer processes, ${c.trainSize} training and ${c.testSize} held-out digits, rendezvous at ${master}`);
+  let failure: string | null = null;
+  const exits = Array.from({ length: c.workers }, (_, rank) => {
+    const child = fork(entry, workerArgv(c, rank, master), { execArgv: ['--conditions=source', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    children.push(child);
+    child.on('message', (m: WorkerReport) => {
+      if (m.type === 'progress') view.onProgress(m);
+      else if (m.type === 'epoch') {
+        view.onEpoch(m);
+        epochs.set(m.label, [...(epochs.get(m.label) ?? []), m]);
+      } else if (m.type === 'result') results.push(m);
+      else stats.push(m);
+    });
+    return new Promise<void>((done) =>
+      child.on('exit', (code, signal) => {
+        if ((code !== 0 || signal) && !failure) {
+          failure = `worker ${rank} (pid ${child.pid}) exited with ${signal ?? `code ${code}`}; stopping the others`;
+          for (const other of children) if (other !== child && other.exitCode === null) other.kill('SIGTERM');
+        }
+        done();
+      }),
+    );
+  });
+  console.log(`workers: pids ${children.map((ch) => ch.pid).join(',')}`);
+  const onSignal = () => {
+    failure ??= 'interrupted; stopping every worker';
+    for (const ch of children) if (ch.exitCode === null) ch.kill('SIGTERM');
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  await Promise.all(exits);
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  view.stop();
+  if (failure) {
+    console.error(`wiregrad demo: ${failure}`);
+    return 1;
+  }
+  for (const r of results.sort((a, b) => a.rank - b.rank)) for (const l of r.lines) console.log(l);
+  const colors = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b'];
+  const loss: Series[] = [];
+  const acc: Series[] = [];
+  [...epochs.entries()].forEach(([label, e], i) => {
+    loss.push({ name: `${label} loss`, values: e.map((x) => x.loss), color: colors[i % colors.length]! });
+    acc.push({ name: `${label} held-out`, values: e.map((x) => x.testAcc ?? 0), color: colors[i % colors.length]! });
+  });
+  const outDir = resolve(c.out);
+  mkdirSync(outDir, { recursive: true });
+  const plotPath = resolve(outDir, 'mnist-training.svg');
+  writeFileSync(plotPath, plotSvg(`wiregrad mnist demo (${c.workers} processes)`, loss, acc));
+  console.log(`plot: ${plotPath}`);
+  console.table(
+    stats.sort((a, b) => a.rank - b.rank).map((s) => ({
+      worker: s.label,
+      'time (s)': s.seconds.toFixed(2),
+      'steps/s': (s.steps / s.seconds).toFixed(1),
+      'bytes sent per step': Math.round(s.bytesSent / s.steps),
+      'bytes received per step': Math.round(s.bytesReceived / s.steps),
+    })),
+  );
+  console.log(`total wall time ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  return 0;
+}
