@@ -84,7 +84,8 @@ async function runWorkers(c: DemoConfig, quiet: boolean): Promise<Run> {
   const children: ChildProcess[] = [];
   const t0 = performance.now();
   const log = quiet ? () => {} : console.log;
-  log(`wiregrad demo: ${c.example === 'ps' ? 'parameter server' : 'model parallel pipeline'}, ${c.workers} processes, rendezvous at ${master}`);
+  const what = { ps: 'parameter server', pipeline: 'model parallel pipeline', mnist: 'MNIST convnet on a parameter server' }[c.example];
+  log(`wiregrad demo: ${what}, ${c.workers} processes, rendezvous at ${master}`);
 
   let failure: string | null = null;
   let interrupted = false;

@@ -1,6 +1,5 @@
 import { parseConfig, USAGE, UsageError } from './cli.js';
 import { runMnist } from './examples/mnist.js';
-import { launchMnist } from './examples/mnistDistributed.js';
 import { launch } from './launcher.js';
 import { workerMain } from './worker.js';
 
@@ -16,7 +15,8 @@ async function main(argv: string[]): Promise<number> {
       console.log(USAGE);
       return 0;
     }
-    if (c.example === 'mnist') return await (c.workers === 1 ? runMnist(c) : launchMnist(c));
+    // mnist with --workers N runs on the launcher like ps and pipeline (a server and N-1 trainer processes)
+    if (c.example === 'mnist' && c.workers === 1) return await runMnist(c);
     return await launch(c);
   } catch (e) {
     if (e instanceof UsageError) {

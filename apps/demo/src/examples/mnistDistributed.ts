@@ -1,17 +1,12 @@
-import { type ChildProcess, fork } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { indexSelect, manualSeed, noGrad, type Tensor, tensor, tidy } from '@wiregrad/autograd';
 import { crossEntropy, functional as F, load, save, type Sequential } from '@wiregrad/nn';
 import { SGD } from '@wiregrad/nn/optim';
 import { RRef, register, rpcSync } from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context } from '@wiregrad/dist-autograd';
-import { type DemoConfig, workerArgv } from '../cli.js';
-import { report, type WorkerReport } from '../protocol.js';
-import { plotSvg, type Series } from '../report/plot.js';
-import { ProgressView } from '../report/progress.js';
+import type { DemoConfig } from '../cli.js';
+import { report } from '../protocol.js';
 import { accuracyOf, makeConvnet, predict } from './mnist.js';
 import { loadMnist, mulberry32 } from './mnistData.js';
 
@@ -134,93 +129,4 @@ export async function mnistTrainer(c: DemoConfig, rank: number): Promise<void> {
   const { getRpcStats } = await import('@wiregrad/rpc');
   const s = getRpcStats();
   report({ type: 'stats', rank, label, steps, seconds, bytesSent: s.bytesSent, bytesReceived: s.bytesReceived });
-}
-
-function freePort(host: string): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.on('error', rej);
-    srv.listen(0, host, () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => res(port));
-    });
-  });
-}
-
-/**
- * `pnpm demo mnist --workers N` (N >= 2): the server and N-1 trainers, each its own Node
- * process over ZeroMQ (as the launcher does for ps and pipeline); progress bars, the result
- * lines, a plot; every process stopped on Ctrl-C or when one fails.
- */
-export async function launchMnist(c: DemoConfig): Promise<number> {
-  const master = c.master ?? `tcp://127.0.0.1:${await freePort('127.0.0.1')}`;
-  const entry = fileURLToPath(new URL('../main.ts', import.meta.url));
-  const view = new ProgressView(c.epochs);
-  const epochs = new Map<string, Extract<WorkerReport, { type: 'epoch' }>[]>();
-  const results: Extract<WorkerReport, { type: 'result' }>[] = [];
-  const stats: Extract<WorkerReport, { type: 'stats' }>[] = [];
-  const children: ChildProcess[] = [];
-  const t0 = performance.now();
-  console.log(`wiregrad demo: MNIST convnet on a parameter server with ${c.workers - 1} trainer processes, ${c.trainSize} training and ${c.testSize} held-out digits, rendezvous at ${master}`);
-  let failure: string | null = null;
-  const exits = Array.from({ length: c.workers }, (_, rank) => {
-    const child = fork(entry, workerArgv(c, rank, master), { execArgv: ['--conditions=source', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    children.push(child);
-    child.on('message', (m: WorkerReport) => {
-      if (m.type === 'progress') view.onProgress(m);
-      else if (m.type === 'epoch') {
-        view.onEpoch(m);
-        epochs.set(m.label, [...(epochs.get(m.label) ?? []), m]);
-      } else if (m.type === 'result') results.push(m);
-      else stats.push(m);
-    });
-    return new Promise<void>((done) =>
-      child.on('exit', (code, signal) => {
-        if ((code !== 0 || signal) && !failure) {
-          failure = `worker ${rank} (pid ${child.pid}) exited with ${signal ?? `code ${code}`}; stopping the others`;
-          for (const other of children) if (other !== child && other.exitCode === null) other.kill('SIGTERM');
-        }
-        done();
-      }),
-    );
-  });
-  console.log(`workers: pids ${children.map((ch) => ch.pid).join(',')}`);
-  const onSignal = () => {
-    failure ??= 'interrupted; stopping every worker';
-    for (const ch of children) if (ch.exitCode === null) ch.kill('SIGTERM');
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  await Promise.all(exits);
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
-  view.stop();
-  if (failure) {
-    console.error(`wiregrad demo: ${failure}`);
-    return 1;
-  }
-  for (const r of results.sort((a, b) => a.rank - b.rank)) for (const l of r.lines) console.log(l);
-  const colors = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b'];
-  const loss: Series[] = [];
-  const acc: Series[] = [];
-  [...epochs.entries()].forEach(([label, e], i) => {
-    loss.push({ name: `${label} loss`, values: e.map((x) => x.loss), color: colors[i % colors.length]! });
-    acc.push({ name: `${label} held-out`, values: e.map((x) => x.testAcc ?? 0), color: colors[i % colors.length]! });
-  });
-  const outDir = resolve(c.out);
-  mkdirSync(outDir, { recursive: true });
-  const plotPath = resolve(outDir, 'mnist-training.svg');
-  writeFileSync(plotPath, plotSvg(`wiregrad mnist demo (${c.workers} processes)`, loss, acc));
-  console.log(`plot: ${plotPath}`);
-  console.table(
-    stats.sort((a, b) => a.rank - b.rank).map((s) => ({
-      worker: s.label,
-      'time (s)': s.seconds.toFixed(2),
-      'steps/s': (s.steps / s.seconds).toFixed(1),
-      'bytes sent per step': Math.round(s.bytesSent / s.steps),
-      'bytes received per step': Math.round(s.bytesReceived / s.steps),
-    })),
-  );
-  console.log(`total wall time ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  return 0;
 }
