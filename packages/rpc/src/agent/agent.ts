@@ -2,12 +2,13 @@ import { Context, Dealer, Router, context as threadContext, type Reply } from 'z
 import { startZap } from './zap.js';
 import { RpcError } from '../errors.js';
 import { splitBatch } from '../messages/batch.js';
-import { HEADER_BYTES, decodeHeader, decodeMessage, encodeMessage, type Message } from '../messages/message.js';
+import { decodeHeader, decodeMessage, encodeMessage, type Message } from '../messages/message.js';
 import { MessageType, messageKind, messageTypeName } from '../messages/messageType.js';
 import { endOfTurn } from './endOfTurn.js';
 import { Limiter } from './limiter.js';
 import { PendingCalls } from './pendingCalls.js';
-import { Liveness } from './liveness.js';
+import { Liveness, isHeartbeat } from './liveness.js';
+import { type Peer, type PeerSpec, checkSize, goneError } from './peer.js';
 import type { LeaveReason } from '../membership.js';
 import { exceptionPayload } from './remoteError.js';
 import { SendQueue } from './sendQueue.js';
@@ -19,23 +20,7 @@ import type { WorkerInfo } from './workerInfo.js';
 const LINGER_MS = 1000;
 
 export type { AgentOptions, CurveKeys, Handler } from './options.js';
-
-/** What the rendezvous (or a JOIN_REQ) tells of a peer: enough to connect to it. */
-export interface PeerSpec {
-  info: WorkerInfo;
-  address: string;
-  publicKey: string | null;
-  /** device map from this worker to the peer, and the reverse of the peer's map to this worker */
-  outMap: Record<string, string>;
-  inMap: Record<string, string>;
-  /** the largest frame the peer accepts */
-  maxMessageBytes: number;
-}
-
-interface Peer extends PeerSpec {
-  dealer: Dealer;
-  queue: SendQueue;
-}
+export type { PeerSpec } from './peer.js';
 
 /**
  * Note [ZeroMQ agent]
@@ -378,26 +363,5 @@ export class Agent {
     this.router.close();
     for (const p of this.peers.values()) p.dealer.close();
     this.zap?.close();
-  }
-}
-
-function goneError(info: WorkerInfo, reason: LeaveReason, windowMs: number): RpcError {
-  return new RpcError(
-    'PEER_DISCONNECTED',
-    reason === 'dead' ? `lost the connection to ${info} (it stopped answering heartbeats for ${windowMs} ms)` : `${info} left the group (shutdown)`,
-  );
-}
-
-function isHeartbeat(frames: Uint8Array[]): boolean {
-  const head = frames[0];
-  return frames.length === 1 && head !== undefined && head.byteLength >= HEADER_BYTES && (head[2]! | (head[3]! << 8)) === MessageType.HEARTBEAT_REQ;
-}
-
-/** A frame above the peer's ZMQ_MAXMSGSIZE would only make ZeroMQ drop the connection: refuse it here. */
-function checkSize(frames: readonly Uint8Array[], peer: Peer, what: string): void {
-  let largest = 0;
-  for (const f of frames) largest = Math.max(largest, f.byteLength);
-  if (largest > peer.maxMessageBytes) {
-    throw new RpcError('MESSAGE_TOO_LARGE', `${what} frame of ${largest} bytes exceeds the limit of ${peer.info} (maxMessageBytes ${peer.maxMessageBytes})`);
   }
 }

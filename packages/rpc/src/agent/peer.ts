@@ -1,0 +1,40 @@
+import type { Dealer } from 'zeromq';
+import { RpcError } from '../errors.js';
+import type { LeaveReason } from '../membership.js';
+import type { SendQueue } from './sendQueue.js';
+import type { WorkerInfo } from './workerInfo.js';
+
+/** What the rendezvous (or a JOIN_REQ) tells of a peer: enough to connect to it. */
+export interface PeerSpec {
+  info: WorkerInfo;
+  address: string;
+  publicKey: string | null;
+  /** device map from this worker to the peer, and the reverse of the peer's map to this worker */
+  outMap: Record<string, string>;
+  inMap: Record<string, string>;
+  /** the largest frame the peer accepts */
+  maxMessageBytes: number;
+}
+
+/** A connected member: its DEALER and send queue. */
+export interface Peer extends PeerSpec {
+  dealer: Dealer;
+  queue: SendQueue;
+}
+
+/** The error for a call to a worker that left or died (Note [Membership]). */
+export function goneError(info: WorkerInfo, reason: LeaveReason, windowMs: number): RpcError {
+  return new RpcError(
+    'PEER_DISCONNECTED',
+    reason === 'dead' ? `lost the connection to ${info} (it stopped answering heartbeats for ${windowMs} ms)` : `${info} left the group (shutdown)`,
+  );
+}
+
+/** A frame above the peer's ZMQ_MAXMSGSIZE would only make ZeroMQ drop the connection: refuse it here. */
+export function checkSize(frames: readonly Uint8Array[], peer: Peer, what: string): void {
+  let largest = 0;
+  for (const f of frames) largest = Math.max(largest, f.byteLength);
+  if (largest > peer.maxMessageBytes) {
+    throw new RpcError('MESSAGE_TOO_LARGE', `${what} frame of ${largest} bytes exceeds the limit of ${peer.info} (maxMessageBytes ${peer.maxMessageBytes})`);
+  }
+}
