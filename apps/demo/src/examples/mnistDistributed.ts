@@ -8,7 +8,8 @@ import { DistributedOptimizer, backward, context } from '@wiregrad/dist-autograd
 import type { DemoConfig } from '../cli.js';
 import { report } from '../protocol.js';
 import { accuracyOf, makeConvnet, predict } from './mnist.js';
-import { loadMnist, mulberry32 } from './mnistData.js';
+import { mulberry32 } from '../data/seededRandom.js';
+import { loadMnist } from './mnistData.js';
 
 /**
  * Note [MNIST over a parameter server]
