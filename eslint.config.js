@@ -19,7 +19,8 @@ const WORKSPACE = ['tensor', 'autograd', 'nn', 'rpc', 'dist-autograd', 'test-hel
 const EVERYWHERE = [
   {
     regex: '(^|/)src/__tests__(/|$)',
-    message: "Another package's src/__tests__ is private to its specs: put what specs share in @wiregrad/test-helpers and import it by name.",
+    message:
+      "Another package's src/__tests__ is private to its specs: put what specs share in @wiregrad/test-helpers and import it by name.",
   },
   {
     regex: `^(\\.\\./)+(packages/|apps/)?(${WORKSPACE.join('|')})/`,
@@ -27,7 +28,8 @@ const EVERYWHERE = [
   },
   {
     group: ['@wiregrad/*/src', '@wiregrad/*/src/**', '@wiregrad/*/dist', '@wiregrad/*/dist/**'],
-    message: 'Import a workspace package through its `exports` (@wiregrad/x or a subpath it exports), not its src/ or dist/ files.',
+    message:
+      'Import a workspace package through its `exports` (@wiregrad/x or a subpath it exports), not its src/ or dist/ files.',
   },
 ];
 
@@ -50,7 +52,16 @@ const layering = (pkg, forbidden, files = [`packages/${pkg}/**`]) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['**/*.generated.ts', 'packages/tensor/assembly/**', '**/dist/**', '**/node_modules/**', '**/.turbo/**', 'apps/demo/out/**'] },
+  {
+    ignores: [
+      '**/*.generated.ts',
+      'packages/tensor/assembly/**',
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/.turbo/**',
+      'apps/demo/out/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -65,7 +76,11 @@ export default tseslint.config(
   // packages/autograd/deprecated/ re-exports @wiregrad/nn on purpose, for one release (the 0.1
   // paths @wiregrad/autograd/nn and /optim: Note [Deprecated nn and optim paths] in the autograd
   // README). Exactly that folder may import nn; remove this entry with the folder.
-  layering('autograd', FORBIDDEN.autograd.filter((p) => p !== 'nn'), ['packages/autograd/deprecated/**']),
+  layering(
+    'autograd',
+    FORBIDDEN.autograd.filter((p) => p !== 'nn'),
+    ['packages/autograd/deprecated/**'],
+  ),
   {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },

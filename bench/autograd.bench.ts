@@ -27,7 +27,9 @@ export async function run(): Promise<Row[]> {
   });
   const tx = tf.scalar(1.5);
   const peer = await medianMs('chain tfjs-cpu', () => tf.tidy(() => tfChain(tx).dataSync()));
-  rows.push(compare(`fwd+bwd per node, ${CHAIN}-op scalar chain`, ['wiregrad', ours / CHAIN], ['tfjs-cpu', peer / CHAIN], 2));
+  rows.push(
+    compare(`fwd+bwd per node, ${CHAIN}-op scalar chain`, ['wiregrad', ours / CHAIN], ['tfjs-cpu', peer / CHAIN], 2),
+  );
 
   // MLP 784-256-10, batch 64, one SGD step.
   const model = new Sequential(new Linear(784, 256), new ReLU(), new Linear(256, 10));
@@ -46,10 +48,19 @@ export async function run(): Promise<Row[]> {
   const w2 = tfw.variable(tfw.randomNormal([256, 10], 0, 0.05));
   const b2 = tfw.variable(tfw.zeros([10]));
   const txs = tfw.randomNormal([64, 784]);
-  const tys = tfw.oneHot(tfw.tensor1d(Array.from({ length: 64 }, (_, i) => i % 10), 'int32'), 10);
+  const tys = tfw.oneHot(
+    tfw.tensor1d(
+      Array.from({ length: 64 }, (_, i) => i % 10),
+      'int32',
+    ),
+    10,
+  );
   const sgd = tfw.train.sgd(0.01);
   const mlpPeer = await medianMs('mlp tfjs-wasm', () => {
-    const loss = sgd.minimize(() => tfw.losses.softmaxCrossEntropy(tys, txs.matMul(w1).add(b1).relu().matMul(w2).add(b2)), true);
+    const loss = sgd.minimize(
+      () => tfw.losses.softmaxCrossEntropy(tys, txs.matMul(w1).add(b1).relu().matMul(w2).add(b2)),
+      true,
+    );
     loss?.dataSync();
     loss?.dispose();
   });

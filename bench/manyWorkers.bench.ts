@@ -23,7 +23,11 @@ export async function run(): Promise<void> {
       { length: WORLD },
       (_, rank) =>
         new Promise<Result>((resolve, reject) => {
-          const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', script, String(rank), String(WORLD), initMethod], { stdio: ['ignore', 'pipe', 'inherit'] });
+          const child = spawn(
+            process.execPath,
+            ['--conditions=source', '--import', 'tsx', script, String(rank), String(WORLD), initMethod],
+            { stdio: ['ignore', 'pipe', 'inherit'] },
+          );
           let out = '';
           child.stdout.on('data', (d) => (out += d));
           const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
@@ -41,10 +45,18 @@ export async function run(): Promise<void> {
   const r0 = results.find((r) => r.rank === 0)!;
   const leaks = (r0.debug ?? []).filter((d) => Object.values(d).some((v) => v !== 0));
   console.log(`\n## ${WORLD} worker processes on this machine`);
-  console.log(`  rendezvous (initRpc, process start excluded): ${Math.min(...rendezvous).toFixed(0)}-${Math.max(...rendezvous).toFixed(0)} ms`);
-  console.log(`  all-to-all rpcAsync, 64 in flight per worker: ${aggregate.toFixed(0)} calls/s in all (${(aggregate / WORLD).toFixed(0)} per worker)`);
-  console.log(`  distributed round through 3 hops (0 -> 1 -> 2 -> 3): ${r0.roundMs!.toFixed(2)} ms (${(1000 / r0.roundMs!).toFixed(0)} rounds/s)`);
-  console.log(`  debug counters after the run: ${leaks.length === 0 ? 'all zero on every worker' : `NOT zero: ${JSON.stringify(leaks)}`}; wall time ${wall.toFixed(1)} s`);
+  console.log(
+    `  rendezvous (initRpc, process start excluded): ${Math.min(...rendezvous).toFixed(0)}-${Math.max(...rendezvous).toFixed(0)} ms`,
+  );
+  console.log(
+    `  all-to-all rpcAsync, 64 in flight per worker: ${aggregate.toFixed(0)} calls/s in all (${(aggregate / WORLD).toFixed(0)} per worker)`,
+  );
+  console.log(
+    `  distributed round through 3 hops (0 -> 1 -> 2 -> 3): ${r0.roundMs!.toFixed(2)} ms (${(1000 / r0.roundMs!).toFixed(0)} rounds/s)`,
+  );
+  console.log(
+    `  debug counters after the run: ${leaks.length === 0 ? 'all zero on every worker' : `NOT zero: ${JSON.stringify(leaks)}`}; wall time ${wall.toFixed(1)} s`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run();

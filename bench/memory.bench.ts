@@ -45,7 +45,11 @@ function droppedMlp(): () => void {
   };
 }
 
-async function trainingRun(label: string, step: () => void, steps: number): Promise<{ msPerStep: number; gcMsPerStep: number }> {
+async function trainingRun(
+  label: string,
+  step: () => void,
+  steps: number,
+): Promise<{ msPerStep: number; gcMsPerStep: number }> {
   const samples: Record<string, string | number>[] = [];
   const every = Math.max(1, Math.floor(steps / 10));
   let ms = 0;
@@ -56,12 +60,22 @@ async function trainingRun(label: string, step: () => void, steps: number): Prom
       if (i % every === 0) {
         const m = memory();
         const rss = process.memoryUsage();
-        samples.push({ step: i, 'rss MB': MB(rss.rss), 'heap MB': MB(rss.heapUsed), 'external MB': MB(rss.external + rss.arrayBuffers), 'live cpu MB': MB(m.cpuBytes), 'cached MB': MB(m.cpuCachedBytes), 'cache misses': m.cpuCacheMisses });
+        samples.push({
+          step: i,
+          'rss MB': MB(rss.rss),
+          'heap MB': MB(rss.heapUsed),
+          'external MB': MB(rss.external + rss.arrayBuffers),
+          'live cpu MB': MB(m.cpuBytes),
+          'cached MB': MB(m.cpuCachedBytes),
+          'cache misses': m.cpuCacheMisses,
+        });
       }
     }
     ms = performance.now() - start;
   });
-  console.log(`\n### ${label}: ${steps} steps, ${(ms / steps).toFixed(2)} ms/step, ${gc.count} GC pauses, ${(gc.ms / steps).toFixed(3)} ms GC/step`);
+  console.log(
+    `\n### ${label}: ${steps} steps, ${(ms / steps).toFixed(2)} ms/step, ${gc.count} GC pauses, ${(gc.ms / steps).toFixed(3)} ms GC/step`,
+  );
   console.table(samples);
   return { msPerStep: ms / steps, gcMsPerStep: gc.ms / steps };
 }
@@ -86,12 +100,27 @@ export async function run(): Promise<Row[]> {
   const rows: Row[] = [];
   const released = await trainingRun('MLP 784-256-10 SGD step in tidy(), old gradients released', oursMlp(), STEPS);
   collectGarbage();
-  const dropped = await trainingRun('the same step with every tensor left to the GC', droppedMlp(), Math.min(STEPS, 2000));
-  rows.push(compare('MLP step ms, released vs left to the GC', ['released', released.msPerStep], ['left to the GC', dropped.msPerStep], 0));
-  rows.push(compare('MLP step GC ms per step', ['released', released.gcMsPerStep], ['left to the GC', dropped.gcMsPerStep], 0));
+  const dropped = await trainingRun(
+    'the same step with every tensor left to the GC',
+    droppedMlp(),
+    Math.min(STEPS, 2000),
+  );
+  rows.push(
+    compare(
+      'MLP step ms, released vs left to the GC',
+      ['released', released.msPerStep],
+      ['left to the GC', dropped.msPerStep],
+      0,
+    ),
+  );
+  rows.push(
+    compare('MLP step GC ms per step', ['released', released.gcMsPerStep], ['left to the GC', dropped.gcMsPerStep], 0),
+  );
   collectGarbage();
   const g = graphMemory(100_000);
-  console.log(`\n### graph memory, 100 000-op scalar chain: ${g.alive.toFixed(0)} B/op alive (target <= 1024), ${g.released.toFixed(0)} B/op after backward (target <= 300), rss ${g.rssMB.toFixed(0)} MB`);
+  console.log(
+    `\n### graph memory, 100 000-op scalar chain: ${g.alive.toFixed(0)} B/op alive (target <= 1024), ${g.released.toFixed(0)} B/op after backward (target <= 300), rss ${g.rssMB.toFixed(0)} MB`,
+  );
   printRows('memory', rows);
   return rows;
 }

@@ -14,7 +14,11 @@ export interface Row {
 }
 
 /** Median time in ms of `fn`, measured by tinybench. */
-export async function medianMs(name: string, fn: () => unknown, opts: { time?: number; iterations?: number } = {}): Promise<number> {
+export async function medianMs(
+  name: string,
+  fn: () => unknown,
+  opts: { time?: number; iterations?: number } = {},
+): Promise<number> {
   const bench = new Bench({ time: opts.time ?? 500, iterations: opts.iterations ?? 5, warmupIterations: 2 });
   bench.add(name, fn);
   await bench.run();
@@ -32,7 +36,11 @@ export async function medianMs(name: string, fn: () => unknown, opts: { time?: n
  * rounds), so a machine whose speed drifts during the run (shared cloud cores) slows every
  * contestant alike instead of whichever happened to run during the slow phase.
  */
-export function interleavedMedians(fns: Record<string, () => unknown>, rounds: number, warmup = 2): Record<string, number> {
+export function interleavedMedians(
+  fns: Record<string, () => unknown>,
+  rounds: number,
+  warmup = 2,
+): Record<string, number> {
   const times: Record<string, number[]> = Object.fromEntries(Object.keys(fns).map((k) => [k, []]));
   for (let r = 0; r < warmup + rounds; r++) {
     for (const [name, fn] of Object.entries(fns)) {
@@ -49,7 +57,11 @@ export function interleavedMedians(fns: Record<string, () => unknown>, rounds: n
  * number (a child process answering how long its call took) counts that number, so the
  * pipe's round trip is not charged to it; the others are timed here.
  */
-export async function interleavedMediansAsync(fns: Record<string, () => unknown>, rounds: number, warmup = 2): Promise<Record<string, number>> {
+export async function interleavedMediansAsync(
+  fns: Record<string, () => unknown>,
+  rounds: number,
+  warmup = 2,
+): Promise<Record<string, number>> {
   const times: Record<string, number[]> = Object.fromEntries(Object.keys(fns).map((k) => [k, []]));
   for (let r = 0; r < warmup + rounds; r++) {
     for (const [name, fn] of Object.entries(fns)) {
@@ -71,7 +83,12 @@ export function compare(caseName: string, ours: [string, number], peer: [string,
     peer: peer[0],
     oursMs: ours[1],
     peerMs: peer[1],
-    target: minSpeedup === 0 ? 'reported' : minSpeedup >= 1 ? `>= ${minSpeedup}x faster` : `<= ${(1 / minSpeedup).toFixed(2)}x slower`,
+    target:
+      minSpeedup === 0
+        ? 'reported'
+        : minSpeedup >= 1
+          ? `>= ${minSpeedup}x faster`
+          : `<= ${(1 / minSpeedup).toFixed(2)}x slower`,
     speedup,
     met: speedup >= minSpeedup,
   };

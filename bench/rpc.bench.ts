@@ -56,7 +56,11 @@ export async function run(): Promise<Row[]> {
   const initMethod = `tcp://127.0.0.1:${await freePort()}`;
   const rawAddress = `tcp://127.0.0.1:${await freePort()}`;
   const callees = [1, 2].map(
-    (rank) => new Worker(new URL('./rpcWorker.mjs', import.meta.url), { execArgv: ['--conditions=source'], workerData: { initMethod, rawAddress: rank === 1 ? rawAddress : null, rank } }),
+    (rank) =>
+      new Worker(new URL('./rpcWorker.mjs', import.meta.url), {
+        execArgv: ['--conditions=source'],
+        workerData: { initMethod, rawAddress: rank === 1 ? rawAddress : null, rank },
+      }),
   );
   await initRpc('caller', { rank: 0, worldSize: 3, backendOptions: { initMethod, rpcTimeout: 60 } });
   await Promise.all(callees.map((c) => new Promise((r) => c.once('message', r))));
@@ -89,7 +93,9 @@ export async function run(): Promise<Row[]> {
   const rawTp = await throughput(20000, 64, () => rawCall(['x']));
   const oursTp = await throughput(20000, 64, () => rpcAsync(1, 'echo', [1]).wait());
   rows.push(compare('64 calls in flight (ms per call)', ['rpcAsync', oursTp], ['raw zeromq', rawTp], 1));
-  console.log(`  64 in flight: ours ${(1000 / oursTp).toFixed(0)} calls/s, raw ${(1000 / rawTp).toFixed(0)} calls/s (ratio ${(rawTp / oursTp).toFixed(2)}, target >= 1.0)`);
+  console.log(
+    `  64 in flight: ours ${(1000 / oursTp).toFixed(0)} calls/s, raw ${(1000 / rawTp).toFixed(0)} calls/s (ratio ${(rawTp / oursTp).toFixed(2)}, target >= 1.0)`,
+  );
 
   const big = new Float32Array(4 * 1024 * 1024);
   const t = tensor(big);
@@ -101,7 +107,9 @@ export async function run(): Promise<Row[]> {
   console.log(
     `  16 MiB echo (both ways): ours ${(bytesPerSecond(oursBig) / 1e6).toFixed(0)} MB/s, raw ${(bytesPerSecond(rawBig) / 1e6).toFixed(0)} MB/s (ratio ${(rawBig / oursBig).toFixed(2)}, target >= 0.8)`,
   );
-  console.log(`  round trip: ours ${(oursRt * 1000).toFixed(0)} us, raw ${(rawRt * 1000).toFixed(0)} us (ours/raw ${(oursRt / rawRt).toFixed(2)}, target <= 1.3)`);
+  console.log(
+    `  round trip: ours ${(oursRt * 1000).toFixed(0)} us, raw ${(rawRt * 1000).toFixed(0)} us (ours/raw ${(oursRt / rawRt).toFixed(2)}, target <= 1.3)`,
+  );
 
   // distributed rounds: forward, distributed backward, getGradients, leaving the context
   console.log('\n## dist-autograd');
@@ -122,9 +130,19 @@ export async function run(): Promise<Row[]> {
     console.log(
       `  ${name}: ${(1000 / roundMs).toFixed(0)} rounds/s, ${roundMs.toFixed(3)} ms each (median) = ${(roundMs / rawRt).toFixed(1)}x raw zeromq's round trip, ${(roundMs / oursRt).toFixed(1)}x rpcSync's; the caller sends ${messages.toFixed(1)} messages per round`,
     );
-    if (name === 'one hop') rows.push(compare('distributed round, one hop (median)', ['rpc round', roundMs], ['3x raw zeromq round trip', 3 * rawRt], 1));
+    if (name === 'one hop')
+      rows.push(
+        compare(
+          'distributed round, one hop (median)',
+          ['rpc round', roundMs],
+          ['3x raw zeromq round trip', 3 * rawRt],
+          1,
+        ),
+      );
   }
-  console.log('  targets: >= 1000 rounds/s and <= 3x raw zeromq round trip (PyTorch 1.13 TensorPipe: ~960 rounds/s, 4-6x a raw round trip)');
+  console.log(
+    '  targets: >= 1000 rounds/s and <= 3x raw zeromq round trip (PyTorch 1.13 TensorPipe: ~960 rounds/s, 4-6x a raw round trip)',
+  );
 
   raw.close();
   await shutdown({ timeout: 30 });

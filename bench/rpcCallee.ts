@@ -22,7 +22,11 @@ register('echo', (x: unknown) => x);
 register('affine', (x: Tensor, w: Tensor) => x.mul(w).add(1));
 // a multi-hop round: the UDF on callee (rank 1) calls callee2 (rank 2)
 register('hop', (x: Tensor, w: Tensor) => rpcSync<Tensor>(2, 'affine', [x.mul(w), w]));
-await initRpc(rank === 1 ? 'callee' : `callee${rank}`, { rank, worldSize: 3, backendOptions: { initMethod, rpcTimeout: 60 } });
+await initRpc(rank === 1 ? 'callee' : `callee${rank}`, {
+  rank,
+  worldSize: 3,
+  backendOptions: { initMethod, rpcTimeout: 60 },
+});
 parentPort!.postMessage('ready');
 await shutdown({ timeout: 600 });
 router?.close();

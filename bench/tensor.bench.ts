@@ -38,11 +38,16 @@ async function matmulVsWasm(): Promise<Row[]> {
       setNumThreads(threads);
       a.matmul(b).toTypedArray();
     };
-    const m = interleavedMedians({ peer: peerMatmul, one: withThreads(1), pool: withThreads(poolThreads) }, n === 1024 ? 9 : 25);
+    const m = interleavedMedians(
+      { peer: peerMatmul, one: withThreads(1), pool: withThreads(poolThreads) },
+      n === 1024 ? 9 : 25,
+    );
     setNumThreads(poolThreads);
     const [peer, one, pool] = [m.peer!, m.one!, m.pool!];
     rows.push(compare(`matmul ${n} f32, 1 thread`, ['wiregrad wasm', one], ['tfjs-wasm', peer], 1));
-    rows.push(compare(`matmul ${n} f32, ${poolThreads} threads`, ['wiregrad wasm pool', pool], ['tfjs-wasm', peer], 1.6));
+    rows.push(
+      compare(`matmul ${n} f32, ${poolThreads} threads`, ['wiregrad wasm pool', pool], ['tfjs-wasm', peer], 1.6),
+    );
     ta.dispose();
     tb.dispose();
   }
@@ -83,16 +88,37 @@ export async function run(): Promise<Row[]> {
   const dropped = interleavedMedians({ addDropped: () => x.add(y), addAlloc: () => plainAddAlloc(xa, ya) }, 41, 5);
   const addPlain = m.addPlain!;
   rows.push(compare('add 1M f32 (result released)', ['wiregrad cpu', m.addOurs!], ['Float32Array loop', addPlain], 2));
-  rows.push(compare('add 1M f32 (both allocate the result)', ['wiregrad cpu, dropped', dropped.addDropped!], ['Float32Array loop + new array', dropped.addAlloc!], 2));
+  rows.push(
+    compare(
+      'add 1M f32 (both allocate the result)',
+      ['wiregrad cpu, dropped', dropped.addDropped!],
+      ['Float32Array loop + new array', dropped.addAlloc!],
+      2,
+    ),
+  );
   rows.push(compare('exp 1M f32', ['wiregrad cpu', m.expOurs!], ['Math.exp loop', m.expPlain!], 3));
 
   const row = randn([1024]);
   const mat = randn([1024, 1024]);
   const bcOurs = await medianMs('broadcast add ours', () => mat.add(row));
   const bcPlain = await medianMs('broadcast add loop', () => plainAdd(xa, ya, out));
-  rows.push(compare('add [1024,1024]+[1024] broadcast', ['wiregrad cpu', bcOurs], ['Float32Array loop (same-shape)', bcPlain], 1 / 1.5));
+  rows.push(
+    compare(
+      'add [1024,1024]+[1024] broadcast',
+      ['wiregrad cpu', bcOurs],
+      ['Float32Array loop (same-shape)', bcPlain],
+      1 / 1.5,
+    ),
+  );
   const tOurs = await medianMs('transposed add ours', () => mat.t().add(mat));
-  rows.push(compare('add transposed [1024,1024] view', ['wiregrad cpu', tOurs], ['Float32Array loop (same-shape)', bcPlain], 1 / 4));
+  rows.push(
+    compare(
+      'add transposed [1024,1024] view',
+      ['wiregrad cpu', tOurs],
+      ['Float32Array loop (same-shape)', bcPlain],
+      1 / 4,
+    ),
+  );
 
   const s = tensor(1);
   const sOurs = await medianMs('scalar add ours', () => x.add(s));

@@ -57,12 +57,25 @@ export async function run(): Promise<Row[] | void> {
         a.matmul(b).dispose();
       };
       const m = await interleavedMediansAsync(
-        { one: ours(1), torchOne: () => peer.time(`matmul${n}`, 1), pool: ours(threads), torchPool: () => peer.time(`matmul${n}`, threads) },
+        {
+          one: ours(1),
+          torchOne: () => peer.time(`matmul${n}`, 1),
+          pool: ours(threads),
+          torchPool: () => peer.time(`matmul${n}`, threads),
+        },
         n === 1024 ? 9 : 25,
       );
       setNumThreads(threads);
-      for (const [label, t, mine, theirs] of [['1 thread', 1, m.one!, m.torchOne!], [`${threads} threads`, threads, m.pool!, m.torchPool!]] as const) {
-        const row = compare(`matmul ${n} f32, ${label}`, ['wiregrad', mine], [`torch ${peer.version}`, theirs], t === 1 ? 0 : 0.5);
+      for (const [label, t, mine, theirs] of [
+        ['1 thread', 1, m.one!, m.torchOne!],
+        [`${threads} threads`, threads, m.pool!, m.torchPool!],
+      ] as const) {
+        const row = compare(
+          `matmul ${n} f32, ${label}`,
+          ['wiregrad', mine],
+          [`torch ${peer.version}`, theirs],
+          t === 1 ? 0 : 0.5,
+        );
         row.ours += ` (${gflops(n, mine).toFixed(0)} GFLOP/s)`;
         row.peer += ` (${gflops(n, theirs).toFixed(0)} GFLOP/s)`;
         rows.push(row);
@@ -80,7 +93,13 @@ export async function run(): Promise<Row[] | void> {
       c.dispose();
     };
     const m = await interleavedMediansAsync(
-      { add: () => x.add(y).dispose(), torchAdd: () => peer.time('add', threads), tfAdd, exp: () => x.exp().dispose(), torchExp: () => peer.time('exp', threads) },
+      {
+        add: () => x.add(y).dispose(),
+        torchAdd: () => peer.time('add', threads),
+        tfAdd,
+        exp: () => x.exp().dispose(),
+        torchExp: () => peer.time('exp', threads),
+      },
       41,
       5,
     );
@@ -90,9 +109,27 @@ export async function run(): Promise<Row[] | void> {
 
     const leaf = tensor(1.5, { requiresGrad: true });
     const net = oursMlp();
-    const g = await interleavedMediansAsync({ chain: () => oursChain(leaf), torchChain: () => peer.time('chain', threads), mlp: net, torchMlp: () => peer.time('mlp', threads) }, 41, 5);
-    rows.push(compare(`fwd+bwd per node, ${CHAIN}-op scalar chain`, ['wiregrad', g.chain! / CHAIN], [`torch ${peer.version}`, g.torchChain! / CHAIN], 1 / 1.5));
-    rows.push(compare('MLP 784-256-10 SGD step, batch 64', ['wiregrad', g.mlp!], [`torch ${peer.version}`, g.torchMlp!], 0.5));
+    const g = await interleavedMediansAsync(
+      {
+        chain: () => oursChain(leaf),
+        torchChain: () => peer.time('chain', threads),
+        mlp: net,
+        torchMlp: () => peer.time('mlp', threads),
+      },
+      41,
+      5,
+    );
+    rows.push(
+      compare(
+        `fwd+bwd per node, ${CHAIN}-op scalar chain`,
+        ['wiregrad', g.chain! / CHAIN],
+        [`torch ${peer.version}`, g.torchChain! / CHAIN],
+        1 / 1.5,
+      ),
+    );
+    rows.push(
+      compare('MLP 784-256-10 SGD step, batch 64', ['wiregrad', g.mlp!], [`torch ${peer.version}`, g.torchMlp!], 0.5),
+    );
   } finally {
     setNumThreads(threads);
     peer.close();

@@ -41,7 +41,8 @@ export class TorchPeer {
       const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
       const first = lines.next().then((r) => (r.done ? null : r.value));
       const outcome = await Promise.race([first, failed]);
-      if (outcome !== null && outcome.startsWith('ready ')) return new TorchPeer(child, outcome.slice(6), python, lines);
+      if (outcome !== null && outcome.startsWith('ready '))
+        return new TorchPeer(child, outcome.slice(6), python, lines);
       reasons.push(`${python}: ${outcome ?? 'no answer'}`);
       child.kill();
     }

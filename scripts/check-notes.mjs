@@ -29,7 +29,11 @@ const OPENER_ONLY = /^\s*\/\*+\s*$/;
 const normalize = (name) => name.replace(/\s+/g, ' ').trim();
 
 function files() {
-  const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   return out.split('\0').filter((f) => f && EXTENSIONS.test(f) && f !== SELF);
 }
 
@@ -73,7 +77,8 @@ for (const file of files()) {
   // wrapped across lines (`(Note` / ` * [Name])`) is one title; definitions' own titles excepted
   const joined = lines.map((l) => l.replace(new RegExp(`^\\s*${LEADER}?\\s*`), '')).join('\n');
   const starts = [0];
-  for (const l of lines) starts.push(starts[starts.length - 1] + l.replace(new RegExp(`^\\s*${LEADER}?\\s*`), '').length + 1);
+  for (const l of lines)
+    starts.push(starts[starts.length - 1] + l.replace(new RegExp(`^\\s*${LEADER}?\\s*`), '').length + 1);
   const lineOf = (offset) => {
     let lo = 0;
     while (lo + 1 < starts.length && starts[lo + 1] <= offset) lo++;
@@ -93,14 +98,21 @@ for (const file of files()) {
 
 const problems = [];
 for (const [name, where] of [...definitions].sort(([a], [b]) => a.localeCompare(b))) {
-  if (where.length > 1) problems.push(`Note [${name}] is defined ${where.length} times: ${where.join(', ')} (rename all but one, and their references)`);
+  if (where.length > 1)
+    problems.push(
+      `Note [${name}] is defined ${where.length} times: ${where.join(', ')} (rename all but one, and their references)`,
+    );
 }
 for (const [name, where] of [...references].sort(([a], [b]) => a.localeCompare(b))) {
   if (!definitions.has(name)) problems.push(`Note [${name}] is referenced but defined nowhere: ${where.join(', ')}`);
 }
 
 if (problems.length > 0) {
-  console.error(`check-notes: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  console.error(
+    `check-notes: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${problems.map((p) => `  ${p}`).join('\n')}`,
+  );
   process.exit(1);
 }
-console.log(`check-notes: ${definitions.size} Notes, each defined once; ${[...references.values()].reduce((n, w) => n + w.length, 0)} references, all defined`);
+console.log(
+  `check-notes: ${definitions.size} Notes, each defined once; ${[...references.values()].reduce((n, w) => n + w.length, 0)} references, all defined`,
+);

@@ -22,7 +22,10 @@ function walk(dir, base = dir) {
   return out;
 }
 
-const isTestFile = (path) => TS.test(path) && !path.endsWith('.d.ts') && (/\.test\.[mc]?tsx?$/.test(path) || /(^|\/)(test|__tests__)\//.test(path));
+const isTestFile = (path) =>
+  TS.test(path) &&
+  !path.endsWith('.d.ts') &&
+  (/\.test\.[mc]?tsx?$/.test(path) || /(^|\/)(test|__tests__)\//.test(path));
 
 /** A tsconfig include/exclude pattern as a RegExp over package-relative paths (TypeScript's rules: a pattern without wildcards names a file or a folder). */
 function patternToRegExp(pattern) {
@@ -57,20 +60,26 @@ for (const group of ['packages', 'apps']) {
     }
     const config = JSON.parse(readFileSync(configPath, 'utf8'));
     if (config.files !== undefined || config.extends?.startsWith('.') === false) {
-      problems.push(`${group}/${name}/tsconfig.json: uses "files" or a package "extends": teach scripts/check-typechecked.mjs to read it`);
+      problems.push(
+        `${group}/${name}/tsconfig.json: uses "files" or a package "extends": teach scripts/check-typechecked.mjs to read it`,
+      );
       continue;
     }
     const include = (config.include ?? ['**/*']).map(patternToRegExp);
     const exclude = (config.exclude ?? []).map(patternToRegExp);
     for (const file of tests) {
       if (!include.some((re) => re.test(file)) || exclude.some((re) => re.test(file))) {
-        problems.push(`${group}/${name}/${file}: not type-checked (outside the include of ${group}/${name}/tsconfig.json)`);
+        problems.push(
+          `${group}/${name}/${file}: not type-checked (outside the include of ${group}/${name}/tsconfig.json)`,
+        );
       }
     }
   }
 }
 
 if (problems.length > 0) {
-  console.error(`check-typechecked: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  console.error(
+    `check-typechecked: ${problems.length} problem${problems.length === 1 ? '' : 's'}\n${problems.map((p) => `  ${p}`).join('\n')}`,
+  );
   process.exit(1);
 }

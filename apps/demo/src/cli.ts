@@ -104,15 +104,19 @@ export function parseConfig(argv: string[]): DemoConfig | 'help' {
   if (rest.length > 0) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
   const command = first === 'worker' ? 'worker' : 'run';
   const exampleName = command === 'worker' ? (v.example ?? 'ps') : (first ?? 'ps');
-  if (exampleName !== 'ps' && exampleName !== 'pipeline' && exampleName !== 'mnist') throw new UsageError(`unknown example '${exampleName}' (expected ps, pipeline or mnist)`);
+  if (exampleName !== 'ps' && exampleName !== 'pipeline' && exampleName !== 'mnist')
+    throw new UsageError(`unknown example '${exampleName}' (expected ps, pipeline or mnist)`);
   const mnist = exampleName === 'mnist';
   const device = v.device ?? 'cpu';
   if (device !== 'cpu' && device !== 'gpu') throw new UsageError(`--device must be cpu or gpu, got '${device}'`);
-  if (v.master !== undefined && !/^tcp:\/\/[^:/]+:\d+$/.test(v.master)) throw new UsageError(`--master must look like tcp://host:port, got '${v.master}'`);
+  if (v.master !== undefined && !/^tcp:\/\/[^:/]+:\d+$/.test(v.master))
+    throw new UsageError(`--master must look like tcp://host:port, got '${v.master}'`);
   const workers = mnist ? int('workers', v.workers, 1, 1) : int('workers', v.workers, 3, 2);
   if (mnist && device !== 'cpu') throw new UsageError('the mnist example runs on the cpu device for now');
-  if (!mnist && (v.train !== undefined || v.test !== undefined)) throw new UsageError('--train and --test are for the mnist example');
-  if (exampleName === 'pipeline' && workers !== 3) throw new UsageError('the pipeline example uses exactly 3 workers (a driver and two stages)');
+  if (!mnist && (v.train !== undefined || v.test !== undefined))
+    throw new UsageError('--train and --test are for the mnist example');
+  if (exampleName === 'pipeline' && workers !== 3)
+    throw new UsageError('the pipeline example uses exactly 3 workers (a driver and two stages)');
   const lr = v.lr === undefined ? 0.05 : Number(v.lr);
   if (!(lr > 0)) throw new UsageError(`--lr must be a positive number, got '${v.lr}'`);
   const config: DemoConfig = {
@@ -133,13 +137,17 @@ export function parseConfig(argv: string[]): DemoConfig | 'help' {
     trainSize: int('train', v.train, 9000, 1),
     testSize: int('test', v.test, 1000, 1),
   };
-  if (config.bench && (command !== 'run' || exampleName !== 'ps')) throw new UsageError('--bench measures the ps example: pnpm demo --bench [--epochs N]');
-  if (config.join && (command !== 'worker' || exampleName !== 'ps')) throw new UsageError('--join is for a ps trainer: pnpm demo worker --join --rank N --master tcp://HOST:PORT');
-  if (config.join && config.rank === 0) throw new UsageError('--join needs the --rank of a trainer (1 or more): rank 0 is the parameter server');
+  if (config.bench && (command !== 'run' || exampleName !== 'ps'))
+    throw new UsageError('--bench measures the ps example: pnpm demo --bench [--epochs N]');
+  if (config.join && (command !== 'worker' || exampleName !== 'ps'))
+    throw new UsageError('--join is for a ps trainer: pnpm demo worker --join --rank N --master tcp://HOST:PORT');
+  if (config.join && config.rank === 0)
+    throw new UsageError('--join needs the --rank of a trainer (1 or more): rank 0 is the parameter server');
   if (command === 'worker') {
     if (config.rank === null) throw new UsageError('the worker command needs --rank');
     if (config.master === null) throw new UsageError('the worker command needs --master tcp://host:port');
-    if (config.rank >= config.workers) throw new UsageError(`--rank ${config.rank} is outside [0, ${config.workers}) for --workers ${config.workers}`);
+    if (config.rank >= config.workers)
+      throw new UsageError(`--rank ${config.rank} is outside [0, ${config.workers}) for --workers ${config.workers}`);
   }
   return config;
 }
@@ -147,9 +155,29 @@ export function parseConfig(argv: string[]): DemoConfig | 'help' {
 /** The argv that starts worker `rank` with the same settings. */
 export function workerArgv(c: DemoConfig, rank: number, master: string): string[] {
   return [
-    'worker', '--example', c.example, '--rank', String(rank), '--master', master, '--workers', String(c.workers),
-    '--epochs', String(c.epochs), '--device', c.device, '--seed', String(c.seed), '--host', c.host,
-    '--batch-size', String(c.batchSize), '--lr', String(c.lr), '--out', c.out,
+    'worker',
+    '--example',
+    c.example,
+    '--rank',
+    String(rank),
+    '--master',
+    master,
+    '--workers',
+    String(c.workers),
+    '--epochs',
+    String(c.epochs),
+    '--device',
+    c.device,
+    '--seed',
+    String(c.seed),
+    '--host',
+    c.host,
+    '--batch-size',
+    String(c.batchSize),
+    '--lr',
+    String(c.lr),
+    '--out',
+    c.out,
     ...(c.example === 'mnist' ? ['--train', String(c.trainSize), '--test', String(c.testSize)] : []),
   ];
 }

@@ -65,7 +65,13 @@ async function bench(c: DemoConfig): Promise<number> {
     const sps = aggregateStepsPerSec(run);
     if (trainers === 1) one = sps;
     const acc = Math.min(...run.results.map((r) => r.testAcc ?? 0));
-    rows.push({ trainers: String(trainers), 'aggregate steps/s': sps.toFixed(1), 'vs 1 trainer': `${(sps / one).toFixed(2)}x`, 'wall time (s)': run.seconds.toFixed(1), 'lowest held-out accuracy': `${(100 * acc).toFixed(1)}%` });
+    rows.push({
+      trainers: String(trainers),
+      'aggregate steps/s': sps.toFixed(1),
+      'vs 1 trainer': `${(sps / one).toFixed(2)}x`,
+      'wall time (s)': run.seconds.toFixed(1),
+      'lowest held-out accuracy': `${(100 * acc).toFixed(1)}%`,
+    });
     console.log(`${trainers} trainer${trainers > 1 ? 's' : ''}: ${sps.toFixed(1)} steps/s in all`);
   }
   console.table(rows);
@@ -84,7 +90,11 @@ async function runWorkers(c: DemoConfig, quiet: boolean): Promise<Run> {
   const children: ChildProcess[] = [];
   const t0 = performance.now();
   const log = quiet ? () => {} : console.log;
-  const what = { ps: 'parameter server', pipeline: 'model parallel pipeline', mnist: 'MNIST convnet on a parameter server' }[c.example];
+  const what = {
+    ps: 'parameter server',
+    pipeline: 'model parallel pipeline',
+    mnist: 'MNIST convnet on a parameter server',
+  }[c.example];
   log(`wiregrad demo: ${what}, ${c.workers} processes, rendezvous at ${master}`);
 
   let failure: string | null = null;
@@ -92,7 +102,10 @@ async function runWorkers(c: DemoConfig, quiet: boolean): Promise<Run> {
   /** trainers that died; the run still succeeds if a trainer finished */
   const lost: number[] = [];
   const exits = Array.from({ length: c.workers }, (_, rank) => {
-    const child = fork(entry, workerArgv(c, rank, master), { execArgv: ['--conditions=source', '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(entry, workerArgv(c, rank, master), {
+      execArgv: ['--conditions=source', '--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     children.push(child);
     child.on('message', (m: WorkerReport) => {
       if (m.type === 'progress') {
@@ -144,9 +157,15 @@ function report(c: DemoConfig, { results, stats, epochs, seconds }: Run): void {
   [...epochs.entries()].forEach(([label, es], i) => {
     const e = es as Extract<WorkerReport, { type: 'epoch' }>[];
     loss.push({ name: `${label} loss`, values: e.map((x) => x.loss), color: COLORS[i % COLORS.length]! });
-    if (e[0]?.reference !== undefined) loss.push({ name: 'one process', values: e.map((x) => x.reference!), color: '#333333' });
+    if (e[0]?.reference !== undefined)
+      loss.push({ name: 'one process', values: e.map((x) => x.reference!), color: '#333333' });
     acc.push({ name: `${label} train`, values: e.map((x) => x.acc), color: COLORS[i % COLORS.length]! });
-    if (e[0]?.testAcc !== null) acc.push({ name: `${label} held-out`, values: e.map((x) => x.testAcc ?? 0), color: COLORS[(i + 3) % COLORS.length]! });
+    if (e[0]?.testAcc !== null)
+      acc.push({
+        name: `${label} held-out`,
+        values: e.map((x) => x.testAcc ?? 0),
+        color: COLORS[(i + 3) % COLORS.length]!,
+      });
   });
   const outDir = resolve(c.out);
   mkdirSync(outDir, { recursive: true });
@@ -154,13 +173,15 @@ function report(c: DemoConfig, { results, stats, epochs, seconds }: Run): void {
   writeFileSync(plotPath, plotSvg(`wiregrad ${c.example} demo (${c.workers} processes)`, loss, acc));
   console.log(`plot: ${plotPath}`);
   console.table(
-    stats.sort((a, b) => a.rank - b.rank).map((s) => ({
-      worker: s.label,
-      'time (s)': s.seconds.toFixed(2),
-      'steps/s': (s.steps / s.seconds).toFixed(1),
-      'bytes sent per step': Math.round(s.bytesSent / s.steps),
-      'bytes received per step': Math.round(s.bytesReceived / s.steps),
-    })),
+    stats
+      .sort((a, b) => a.rank - b.rank)
+      .map((s) => ({
+        worker: s.label,
+        'time (s)': s.seconds.toFixed(2),
+        'steps/s': (s.steps / s.seconds).toFixed(1),
+        'bytes sent per step': Math.round(s.bytesSent / s.steps),
+        'bytes received per step': Math.round(s.bytesReceived / s.steps),
+      })),
   );
   console.log(`total wall time ${seconds.toFixed(1)} s`);
 }

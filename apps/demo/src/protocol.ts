@@ -1,9 +1,36 @@
 /** What a worker process reports to the launcher over the IPC channel (or prints when run alone). */
 export type WorkerReport =
-  | { type: 'progress'; rank: number; label: string; epoch: number; step: number; steps: number; loss: number; acc: number; stepsPerSec: number }
-  | { type: 'epoch'; rank: number; label: string; epoch: number; loss: number; acc: number; testAcc: number | null; reference?: number }
+  | {
+      type: 'progress';
+      rank: number;
+      label: string;
+      epoch: number;
+      step: number;
+      steps: number;
+      loss: number;
+      acc: number;
+      stepsPerSec: number;
+    }
+  | {
+      type: 'epoch';
+      rank: number;
+      label: string;
+      epoch: number;
+      loss: number;
+      acc: number;
+      testAcc: number | null;
+      reference?: number;
+    }
   | { type: 'result'; rank: number; label: string; lines: string[]; testAcc?: number; maxLossDiff?: number }
-  | { type: 'stats'; rank: number; label: string; steps: number; seconds: number; bytesSent: number; bytesReceived: number };
+  | {
+      type: 'stats';
+      rank: number;
+      label: string;
+      steps: number;
+      seconds: number;
+      bytesSent: number;
+      bytesReceived: number;
+    };
 
 /** Sends a report to the launcher, or prints it when this worker runs on its own. */
 export function report(r: WorkerReport): void {

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { alive, demoDir, runDemo } from './runDemo.js';
 
-
 describe('demo end to end (real processes, real ZeroMQ)', () => {
   it('the parameter-server example trains Iris above 90 % held-out accuracy, exits cleanly, leaves no process and writes a plot', () => {
     const out = mkdtempSync(join(tmpdir(), 'wiregrad-demo-'));
@@ -41,7 +40,11 @@ describe('demo when a trainer dies and a replacement joins (Note [Asynchronous p
       });
     });
     const master = `tcp://127.0.0.1:${port}`;
-    const node = (args: string[]) => spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/main.ts', ...args], { cwd: demoDir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const node = (args: string[]) =>
+      spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/main.ts', ...args], {
+        cwd: demoDir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     const out = mkdtempSync(join(tmpdir(), 'wiregrad-demo-'));
     // long enough for the replacement to join while trainer 2 still trains (4 s to notice the death, 2-3 s to start)
     const run = node(['--epochs', '400', '--seed', '1', '--master', master, '--out', out]);
@@ -63,14 +66,29 @@ describe('demo when a trainer dies and a replacement joins (Note [Asynchronous p
         }
         if (!detectedAt && stdout.includes('[ps] worker1 died (no heartbeat); training continues with 1 trainer')) {
           detectedAt = Date.now();
-          joiner = node(['worker', '--join', '--rank', '1', '--master', master, '--workers', '3', '--epochs', '15', '--seed', '1']);
+          joiner = node([
+            'worker',
+            '--join',
+            '--rank',
+            '1',
+            '--master',
+            master,
+            '--workers',
+            '3',
+            '--epochs',
+            '15',
+            '--seed',
+            '1',
+          ]);
           joiner.stdout!.on('data', (j) => (joinerOut += j));
           joiner.stderr!.on('data', (j) => (joinerOut += j));
         }
       });
       const code = await finished;
       expect(code, stdout).toBe(0);
-      expect(stdout).toMatch(/worker 1 \(pid \d+\) exited with SIGKILL; the parameter server trains on with the other trainers/);
+      expect(stdout).toMatch(
+        /worker 1 \(pid \d+\) exited with SIGKILL; the parameter server trains on with the other trainers/,
+      );
       // detected by heartbeat (3 s of silence by default), not by the 30 s RPC timeout
       expect(detectedAt - killedAt).toBeLessThan(10_000);
       expect(stdout).toContain('[ps] worker1 joined');

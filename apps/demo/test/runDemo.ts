@@ -5,7 +5,11 @@ export const demoDir = new URL('..', import.meta.url).pathname;
 
 /** Runs `pnpm demo <args>` as a child process and waits for it. */
 export function runDemo(args: string[], timeoutMs = 240_000) {
-  return spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/main.ts', ...args], { cwd: demoDir, encoding: 'utf8', timeout: timeoutMs });
+  return spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/main.ts', ...args], {
+    cwd: demoDir,
+    encoding: 'utf8',
+    timeout: timeoutMs,
+  });
 }
 
 /** Whether a process still exists (a demo must leave none behind). */

@@ -1,7 +1,24 @@
 // The playground page: trains a small MLP on a 2-D toy dataset (two rings) in the browser with
 // @wiregrad/nn on the cpu device, draws the loss curve and the decision boundary, and publishes
 // its results on `window.playground` for the spec (test/page.test.ts) to read.
-import { argmax, cat, cos, eq, gpuInfo, manualSeed, mul, noGrad, rand, randn, sin, softmax, tensor, zeros, ones, type Tensor } from '@wiregrad/autograd';
+import {
+  argmax,
+  cat,
+  cos,
+  eq,
+  gpuInfo,
+  manualSeed,
+  mul,
+  noGrad,
+  rand,
+  randn,
+  sin,
+  softmax,
+  tensor,
+  zeros,
+  ones,
+  type Tensor,
+} from '@wiregrad/autograd';
 import { Linear, Sequential, Tanh, functional as F } from '@wiregrad/nn';
 import { Adam } from '@wiregrad/nn/optim';
 
@@ -31,7 +48,15 @@ declare global {
 const STEPS = 150;
 const POINTS = 200;
 
-const result: PlaygroundResult = { done: false, error: null, steps: 0, losses: [], accuracy: null, stepsPerSecond: null, gpu: null };
+const result: PlaygroundResult = {
+  done: false,
+  error: null,
+  steps: 0,
+  losses: [],
+  accuracy: null,
+  stepsPerSecond: null,
+  gpu: null,
+};
 window.playground = result;
 
 function $(id: string): HTMLElement {
@@ -73,7 +98,8 @@ function drawBoundary(model: Sequential, x: Tensor, y: Tensor): void {
   if (!ctx) return;
   const n = 40;
   const grid: number[][] = [];
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) grid.push([(j / (n - 1)) * 3.2 - 1.6, (i / (n - 1)) * 3.2 - 1.6]);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) grid.push([(j / (n - 1)) * 3.2 - 1.6, (i / (n - 1)) * 3.2 - 1.6]);
   const cls = noGrad(() => argmax(model.forward(tensor(grid)), 1).tolist()) as number[];
   const cell = canvas.width / n;
   cls.forEach((c, k) => {
@@ -111,7 +137,11 @@ async function train(): Promise<void> {
     }
   }
   result.stepsPerSecond = STEPS / ((performance.now() - start) / 1000);
-  const correct = noGrad(() => eq(argmax(model.forward(x), 1), y).sum().item());
+  const correct = noGrad(() =>
+    eq(argmax(model.forward(x), 1), y)
+      .sum()
+      .item(),
+  );
   result.accuracy = correct / POINTS;
   $('accuracy').textContent = `${(result.accuracy * 100).toFixed(1)}%`;
   $('rate').textContent = result.stepsPerSecond.toFixed(1);
@@ -136,13 +166,18 @@ function gpuCheck(): GpuCheck {
   const gb = b.to('gpu');
   const ops: Record<string, number> = {
     matmul: maxRelDiff(ga.matmul(gb), a.matmul(b)),
-    'add+mul': maxRelDiff(ga.slice(1, 0, 16).add(gb.slice(0, 0, 1).mul(2)), a.slice(1, 0, 16).add(b.slice(0, 0, 1).mul(2))),
+    'add+mul': maxRelDiff(
+      ga.slice(1, 0, 16).add(gb.slice(0, 0, 1).mul(2)),
+      a.slice(1, 0, 16).add(b.slice(0, 0, 1).mul(2)),
+    ),
     'exp,tanh': maxRelDiff(ga.tanh().exp(), a.tanh().exp()),
     'sum(1)': maxRelDiff(ga.sum(1), a.sum(1)),
     softmax: maxRelDiff(softmax(ga, 1), softmax(a, 1)),
   };
   $('gpu-mode').textContent = info.mode;
-  $('gpu-check').textContent = Object.entries(ops).map(([k, v]) => `${k} ${v.toExponential(1)}`).join(', ');
+  $('gpu-check').textContent = Object.entries(ops)
+    .map(([k, v]) => `${k} ${v.toExponential(1)}`)
+    .join(', ');
   return { mode: info.mode, ops };
 }
 

@@ -49,7 +49,12 @@ describe('the playground page in headless Chromium', () => {
     result = await page.evaluate(() => window.playground);
     title = await page.title();
     shown = await page.evaluate(() =>
-      Object.fromEntries(['status', 'step', 'loss', 'accuracy', 'gpu-mode'].map((id) => [id, document.getElementById(id)?.textContent ?? ''])),
+      Object.fromEntries(
+        ['status', 'step', 'loss', 'accuracy', 'gpu-mode'].map((id) => [
+          id,
+          document.getElementById(id)?.textContent ?? '',
+        ]),
+      ),
     );
   });
 

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type Node, backward, checkpoint, detectAnomaly, enableGrad, grad, inferenceMode, isGradEnabled, setDetectAnomaly, tensor, type Tensor,
+  type Node,
+  backward,
+  checkpoint,
+  detectAnomaly,
+  enableGrad,
+  grad,
+  inferenceMode,
+  isGradEnabled,
+  setDetectAnomaly,
+  tensor,
+  type Tensor,
 } from './index.js';
 
 const leaf = (v: number[] = [1, 2]) => tensor(v, { dtype: 'float64', requiresGrad: true });
@@ -10,11 +20,15 @@ describe('backward() and grad() options, as torch.autograd', () => {
     const a = leaf([1]);
     const b = leaf([2]);
     const h = a.mul(b);
-    h.mul(h).sum().backward(undefined, { inputs: [h, b] });
+    h.mul(h)
+      .sum()
+      .backward(undefined, { inputs: [h, b] });
     expect(h.grad!.tolist()).toEqual([4]); // 2h
     expect(b.grad!.tolist()).toEqual([4]); // 2h * a
     expect(a.grad).toBeNull();
-    expect(() => a.sum().backward(undefined, { inputs: [] })).toThrow("'inputs' argument to backward() cannot be empty.");
+    expect(() => a.sum().backward(undefined, { inputs: [] })).toThrow(
+      "'inputs' argument to backward() cannot be empty.",
+    );
   });
 
   it('retainGraph defaults to createGraph; .grad built under createGraph can be differentiated again', () => {
@@ -31,7 +45,9 @@ describe('backward() and grad() options, as torch.autograd', () => {
 
   it('grad() sums gradients over several outputs with their gradOutputs', () => {
     const x = leaf([1, 2]);
-    const [g] = grad([x.mul(2), x.mul(x)], x, { gradOutputs: [tensor([1, 1], { dtype: 'float64' }), tensor([1, 10], { dtype: 'float64' })] });
+    const [g] = grad([x.mul(2), x.mul(x)], x, {
+      gradOutputs: [tensor([1, 1], { dtype: 'float64' }), tensor([1, 10], { dtype: 'float64' })],
+    });
     expect(g!.tolist()).toEqual([2 + 2, 2 + 40]);
   });
 
@@ -46,7 +62,9 @@ describe('backward() and grad() options, as torch.autograd', () => {
     expect(() => grad(y.sum(), x, { materializeGrads: true, allowUnused: false })).toThrow(
       'Expected allow_unused to be True or not passed when materialize_grads=True, but got: allow_unused=False.',
     );
-    expect(() => backward([y.sum(), tensor(1)])).toThrow('element 1 of tensors does not require grad and does not have a grad_fn');
+    expect(() => backward([y.sum(), tensor(1)])).toThrow(
+      'element 1 of tensors does not require grad and does not have a grad_fn',
+    );
   });
 
   it('a node learns which of its inputs the pass needs (task_should_compute_output)', () => {
@@ -54,12 +72,17 @@ describe('backward() and grad() options, as torch.autograd', () => {
     const b = leaf([2]);
     const y = a.mul(b);
     const seen: boolean[][] = [];
-    (y.gradFn as Node).registerPrehook(() => void seen.push([0, 1].map((i) => (y.gradFn as Node).taskShouldComputeOutput(i))));
+    (y.gradFn as Node).registerPrehook(
+      () => void seen.push([0, 1].map((i) => (y.gradFn as Node).taskShouldComputeOutput(i))),
+    );
     const gradIns: (Tensor | null)[][] = [];
     (y.gradFn as Node).registerHook((gradInputs) => void gradIns.push(gradInputs));
     grad(y.sum(), a, { retainGraph: true });
     y.sum().backward();
-    expect(seen).toEqual([[true, false], [true, true]]);
+    expect(seen).toEqual([
+      [true, false],
+      [true, true],
+    ]);
     expect(gradIns[0]![1]).toBeNull(); // MulBackward0 skipped b's gradient
   });
 });
@@ -80,7 +103,9 @@ describe('grad modes inside backward', () => {
     expect(() => t.add_(1)).toThrow('Inplace update to inference tensor outside InferenceMode is not allowed.');
     inferenceMode(() => t.add_(1));
     expect(t.tolist()).toEqual([3, 5]);
-    expect(() => (t.requiresGrad = true)).toThrow('Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.');
+    expect(() => (t.requiresGrad = true)).toThrow(
+      'Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.',
+    );
   });
 });
 
@@ -94,7 +119,9 @@ describe('anomaly mode', () => {
     });
     setDetectAnomaly(true);
     try {
-      expect(() => y.sum().backward()).toThrow(/node failed\n\nTraceback of forward call that caused the error:\n.*backward\.test\.ts/s);
+      expect(() => y.sum().backward()).toThrow(
+        /node failed\n\nTraceback of forward call that caused the error:\n.*backward\.test\.ts/s,
+      );
     } finally {
       setDetectAnomaly(false);
     }
@@ -123,7 +150,11 @@ describe('reentrant backward and checkpoint', () => {
 
   it('checkpoint is refused with backward(inputs=), like grad()', () => {
     const b = leaf();
-    expect(() => checkpoint((t) => t.mul(2), b).sum().backward(undefined, { inputs: [b] })).toThrow(
+    expect(() =>
+      checkpoint((t) => t.mul(2), b)
+        .sum()
+        .backward(undefined, { inputs: [b] }),
+    ).toThrow(
       'Checkpointing is not compatible with .grad() or when an `inputs` parameter is passed to .backward(). Please use .backward() and do not pass its `inputs` argument.',
     );
   });

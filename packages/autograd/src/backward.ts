@@ -26,7 +26,10 @@ const size = (s: readonly number[]) => `torch.Size([${s.join(', ')}])`;
 /** Root edges and seed gradients, with PyTorch's checks (_make_grads, then run_backward's grad_fn check). */
 function rootsOf(tensors: Tensor[], grads: (Tensor | null | undefined)[]): { roots: Edge[]; seeds: Grads } {
   if (grads.length > 0 && grads.length !== tensors.length) {
-    throw new AutogradError('INVALID_ARGUMENT', `grad_tensors has ${grads.length} elements, but tensors has ${tensors.length}`);
+    throw new AutogradError(
+      'INVALID_ARGUMENT',
+      `grad_tensors has ${grads.length} elements, but tensors has ${tensors.length}`,
+    );
   }
   const roots: Edge[] = [];
   const seeds: Grads = [];
@@ -34,14 +37,21 @@ function rootsOf(tensors: Tensor[], grads: (Tensor | null | undefined)[]): { roo
     let g = grads[i] ?? null;
     if (g) {
       if (g.shape.length !== t.shape.length || g.shape.some((s, k) => s !== t.shape[k])) {
-        throw new AutogradError('INVALID_GRADIENT', `Mismatch in shape: grad_output[${i}] has a shape of ${size(g.shape)} and output[${i}] has a shape of ${size(t.shape)}.`);
+        throw new AutogradError(
+          'INVALID_GRADIENT',
+          `Mismatch in shape: grad_output[${i}] has a shape of ${size(g.shape)} and output[${i}] has a shape of ${size(t.shape)}.`,
+        );
       }
     } else if (t.requiresGrad) {
-      if (t.numel !== 1) throw new AutogradError('NOT_SCALAR', 'grad can be implicitly created only for scalar outputs');
+      if (t.numel !== 1)
+        throw new AutogradError('NOT_SCALAR', 'grad can be implicitly created only for scalar outputs');
       g = onesLike(t);
     }
     if (!t.requiresGrad) {
-      throw new AutogradError('NO_GRAD_FN', `element ${i} of tensors does not require grad and does not have a grad_fn`);
+      throw new AutogradError(
+        'NO_GRAD_FN',
+        `element ${i} of tensors does not require grad and does not have a grad_fn`,
+      );
     }
     roots.push(gradientEdge(t));
     seeds.push(g);
@@ -51,9 +61,11 @@ function rootsOf(tensors: Tensor[], grads: (Tensor | null | undefined)[]): { roo
 
 /** The output edges of grad() / backward(inputs=): PyTorch's run_backward (a non-leaf input of backward retains its grad). */
 function inputEdges(inputs: Tensor[], accumulateGrad: boolean): Edge[] {
-  if (accumulateGrad && inputs.length === 0) throw new AutogradError('INVALID_ARGUMENT', "'inputs' argument to backward() cannot be empty.");
+  if (accumulateGrad && inputs.length === 0)
+    throw new AutogradError('INVALID_ARGUMENT', "'inputs' argument to backward() cannot be empty.");
   return inputs.map((t) => {
-    if (!t.requiresGrad) throw new AutogradError('NO_GRAD_FN', 'One of the differentiated Tensors does not require grad');
+    if (!t.requiresGrad)
+      throw new AutogradError('NO_GRAD_FN', 'One of the differentiated Tensors does not require grad');
     if (accumulateGrad) retainGrad(t);
     return gradientEdge(t);
   });
@@ -67,12 +79,20 @@ function backwardArgs(tensors: Tensor | Tensor[], gradTensors: Tensor | (Tensor 
 }
 
 /** Accumulates d(tensors)/d(leaves) into the leaves' `.grad` (torch.autograd.backward). */
-export function backward(tensors: Tensor | Tensor[], gradTensors: Tensor | (Tensor | null)[] = [], opts: BackwardOptions = {}): void {
+export function backward(
+  tensors: Tensor | Tensor[],
+  gradTensors: Tensor | (Tensor | null)[] = [],
+  opts: BackwardOptions = {},
+): void {
   getEngine().execute(...backwardArgs(tensors, gradTensors, opts));
 }
 
 /** The same as backward(), driven asynchronously through the engine's lanes (Note [Device lanes]). */
-export async function backwardAsync(tensors: Tensor | Tensor[], gradTensors: Tensor | (Tensor | null)[] = [], opts: BackwardOptions = {}): Promise<void> {
+export async function backwardAsync(
+  tensors: Tensor | Tensor[],
+  gradTensors: Tensor | (Tensor | null)[] = [],
+  opts: BackwardOptions = {},
+): Promise<void> {
   await getEngine().executeAsync(...backwardArgs(tensors, gradTensors, opts));
 }
 
@@ -80,11 +100,21 @@ export async function backwardAsync(tensors: Tensor | Tensor[], gradTensors: Ten
 export function grad(outputs: Tensor | Tensor[], inputs: Tensor | Tensor[], opts: GradOptions = {}): (Tensor | null)[] {
   const ins = asList(inputs);
   if (opts.materializeGrads && opts.allowUnused === false) {
-    throw new AutogradError('INVALID_ARGUMENT', 'Expected allow_unused to be True or not passed when materialize_grads=True, but got: allow_unused=False.');
+    throw new AutogradError(
+      'INVALID_ARGUMENT',
+      'Expected allow_unused to be True or not passed when materialize_grads=True, but got: allow_unused=False.',
+    );
   }
   const { roots, seeds } = rootsOf(asList(outputs), opts.gradOutputs === undefined ? [] : asList(opts.gradOutputs));
   const createGraph = opts.createGraph ?? false;
-  const result = getEngine().execute(roots, seeds, opts.retainGraph ?? createGraph, createGraph, false, inputEdges(ins, false));
+  const result = getEngine().execute(
+    roots,
+    seeds,
+    opts.retainGraph ?? createGraph,
+    createGraph,
+    false,
+    inputEdges(ins, false),
+  );
   return result.map((g, i) => {
     if (g) return g;
     if (opts.materializeGrads) return zerosLike(ins[i]!);

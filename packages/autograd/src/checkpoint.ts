@@ -50,6 +50,7 @@ class CheckpointFunction extends Function {
 }
 
 export function checkpoint(fn: Fn, ...args: Tensor[]): Tensor {
-  if (!args.every((a) => a instanceof TensorClass)) throw new AutogradError('CHECKPOINT', 'checkpoint expects tensor arguments');
+  if (!args.every((a) => a instanceof TensorClass))
+    throw new AutogradError('CHECKPOINT', 'checkpoint expects tensor arguments');
   return CheckpointFunction.apply<Tensor>(fn, ...args);
 }

@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import type { FunctionCtx} from './index.js';
+import type { FunctionCtx } from './index.js';
 import {
-  Function, checkpoint, detectAnomaly, grad, inferenceMode, isGradEnabled, noGrad, enableGrad, setGradEnabled, tensor, type Tensor,
-  getRngState, setRngState, manualSeed, rand,
+  Function,
+  checkpoint,
+  detectAnomaly,
+  grad,
+  inferenceMode,
+  isGradEnabled,
+  noGrad,
+  enableGrad,
+  setGradEnabled,
+  tensor,
+  type Tensor,
+  getRngState,
+  setRngState,
+  manualSeed,
+  rand,
 } from './index.js';
 
 const leaf = (v: number[] = [1, 2]) => tensor(v, { dtype: 'float64', requiresGrad: true });
@@ -36,7 +49,9 @@ describe('backward and grad', () => {
   });
 
   it("PyTorch's errors: no grad_fn, second backward, unused inputs", () => {
-    expect(() => tensor([1]).sum().backward()).toThrow('element 0 of tensors does not require grad and does not have a grad_fn');
+    expect(() => tensor([1]).sum().backward()).toThrow(
+      'element 0 of tensors does not require grad and does not have a grad_fn',
+    );
     const x = leaf();
     const y = x.exp().sum();
     y.backward();
@@ -45,7 +60,9 @@ describe('backward and grad', () => {
     z.backward(undefined, { retainGraph: true });
     z.backward();
     const unused = leaf();
-    expect(() => grad(x.sum(), [x, unused])).toThrow('One of the differentiated Tensors appears to not have been used in the graph');
+    expect(() => grad(x.sum(), [x, unused])).toThrow(
+      'One of the differentiated Tensors appears to not have been used in the graph',
+    );
     expect(grad(x.sum(), [x, unused], { allowUnused: true })[1]).toBeNull();
     expect(grad(x.sum(), [x, unused], { materializeGrads: true })[1]!.tolist()).toEqual([0, 0]);
   });
@@ -113,7 +130,9 @@ describe('grad modes', () => {
 
   it('anomaly mode names the node that returned NaN', () => {
     const x = tensor([-1], { dtype: 'float64', requiresGrad: true });
-    expect(() => detectAnomaly(() => x.sqrt().sum().backward())).toThrow("Function 'SqrtBackward0' returned nan values in its 0th output.");
+    expect(() => detectAnomaly(() => x.sqrt().sum().backward())).toThrow(
+      "Function 'SqrtBackward0' returned nan values in its 0th output.",
+    );
   });
 });
 
@@ -137,7 +156,9 @@ describe('custom Function', () => {
         return t.clone();
       }
     }
-    expect(() => Wrong.apply<Tensor>(x).sum().backward()).toThrow('Function WrongBackward returned an invalid gradient at index 0 - got [3] but expected shape compatible with [1, 3]');
+    expect(() => Wrong.apply<Tensor>(x).sum().backward()).toThrow(
+      'Function WrongBackward returned an invalid gradient at index 0 - got [3] but expected shape compatible with [1, 3]',
+    );
   });
 });
 

@@ -15,7 +15,7 @@ class Square extends Function {
 }
 
 describe('custom Function (torch.autograd.Function)', () => {
-  it("Square.apply records one node named after the class; saved tensors are freed after backward", () => {
+  it('Square.apply records one node named after the class; saved tensors are freed after backward', () => {
     const x = leaf([3]);
     const y = Square.apply(x); // typed by forward: a Tensor
     expect((y.gradFn as Node).name()).toBe('SquareBackward');
@@ -39,7 +39,9 @@ describe('custom Function (torch.autograd.Function)', () => {
       }
     }
     const x = leaf([1, 2]);
-    Scale.apply<Tensor>(x, 5, tensor([1, 1], { dtype: 'float64' })).sum().backward();
+    Scale.apply<Tensor>(x, 5, tensor([1, 1], { dtype: 'float64' }))
+      .sum()
+      .backward();
     expect(needs).toEqual([true, false, false]);
     expect(x.grad!.tolist()).toEqual([5, 5]);
   });
@@ -53,7 +55,9 @@ describe('custom Function (torch.autograd.Function)', () => {
         return g;
       }
     }
-    expect(() => TooFew.apply<Tensor>(leaf(), 3).sum().backward()).toThrow('function TooFewBackward returned an incorrect number of gradients (expected 2, got 1)');
+    expect(() => TooFew.apply<Tensor>(leaf(), 3).sum().backward()).toThrow(
+      'function TooFewBackward returned an incorrect number of gradients (expected 2, got 1)',
+    );
     class NonTensorGrad extends TooFew {
       static override backward(_ctx: FunctionCtx, g: Tensor): Tensor[] {
         return [g, g];
@@ -82,7 +86,9 @@ describe('custom Function (torch.autograd.Function)', () => {
     expect((h.gradFn as Node).name()).toBe('MulInPlaceBackward');
     h.sum().backward();
     expect(x.grad!.tolist()).toEqual([3, 3]);
-    expect(() => MulInPlace.apply<Tensor>(leaf())).toThrow('a leaf Variable that requires grad has been used in an in-place operation.');
+    expect(() => MulInPlace.apply<Tensor>(leaf())).toThrow(
+      'a leaf Variable that requires grad has been used in an in-place operation.',
+    );
   });
 
   it('inputs marked dirty must be returned', () => {
@@ -92,7 +98,9 @@ describe('custom Function (torch.autograd.Function)', () => {
         return x.mul(2);
       }
     }
-    expect(() => Forgets.apply<Tensor>(leaf().mul(1))).toThrow('Some elements marked as dirty during the forward method were not returned as output.');
+    expect(() => Forgets.apply<Tensor>(leaf().mul(1))).toThrow(
+      'Some elements marked as dirty during the forward method were not returned as output.',
+    );
   });
 
   it('an input returned unchanged is a new tensor (a view) carrying the function node', () => {
@@ -147,6 +155,11 @@ describe('custom Function (torch.autograd.Function)', () => {
     const y = Square.apply<Tensor>(tensor([2]));
     expect(y.gradFn).toBeNull();
     expect(y.requiresGrad).toBe(false);
-    expect(grad(Square.apply<Tensor>(leaf([2])), leaf([2]), { allowUnused: true, gradOutputs: [tensor([1], { dtype: 'float64' })] })).toEqual([null]);
+    expect(
+      grad(Square.apply<Tensor>(leaf([2])), leaf([2]), {
+        allowUnused: true,
+        gradOutputs: [tensor([1], { dtype: 'float64' })],
+      }),
+    ).toEqual([null]);
   });
 });

@@ -76,12 +76,17 @@ class CustomFunctionNode extends Node {
   apply(grads: Grads): Grads {
     const zerosFor = (m: InputMetadata) => zeros(m.shape as number[], { dtype: m.dtype, device: m.device });
     const g = grads.map((x, i) => x ?? (this.ctx.materializeGrads ? zerosFor(this.inputMetadata[i]!) : null));
-    const result = (this.cls.backward as (ctx: FunctionCtx, ...grads: (Tensor | null)[]) => Tensor | null | (Tensor | null)[])(this.ctx, ...g);
+    const result = (
+      this.cls.backward as (ctx: FunctionCtx, ...grads: (Tensor | null)[]) => Tensor | null | (Tensor | null)[]
+    )(this.ctx, ...g);
     const list = Array.isArray(result) ? result : [result];
     const expected = this.isTensorArg.length;
     // PyTorch accepts extra trailing nulls, nothing else
     if (list.length < expected || list.slice(expected).some((x) => x !== null && x !== undefined)) {
-      throw new AutogradError('INVALID_GRADIENT', `function ${this.name()} returned an incorrect number of gradients (expected ${expected}, got ${list.length})`);
+      throw new AutogradError(
+        'INVALID_GRADIENT',
+        `function ${this.name()} returned an incorrect number of gradients (expected ${expected}, got ${list.length})`,
+      );
     }
     const out: Grads = [];
     this.isTensorArg.forEach((isTensor, i) => {
@@ -115,11 +120,17 @@ export class Function {
   }
 
   static backward(_ctx: FunctionCtx, ..._grads: never[]): Tensor | null | (Tensor | null)[] {
-    throw new AutogradError('NOT_IMPLEMENTED', 'You must implement either the backward or vjp method for your custom autograd.Function to use it with backward mode AD.');
+    throw new AutogradError(
+      'NOT_IMPLEMENTED',
+      'You must implement either the backward or vjp method for your custom autograd.Function to use it with backward mode AD.',
+    );
   }
 
   /** `MyFn.apply(...args)`: the result type is forward's (or `T` when given explicitly). */
-  static apply<T extends Tensor | Tensor[] = never, F extends FunctionClass = FunctionClass>(this: F, ...args: unknown[]): [T] extends [never] ? ReturnType<F['forward']> : T {
+  static apply<T extends Tensor | Tensor[] = never, F extends FunctionClass = FunctionClass>(
+    this: F,
+    ...args: unknown[]
+  ): [T] extends [never] ? ReturnType<F['forward']> : T {
     const ctx = new FunctionCtx();
     const isTensorArg = args.map((a) => a instanceof TensorClass);
     const tensorArgs = args.filter((a): a is Tensor => a instanceof TensorClass);
@@ -148,7 +159,10 @@ export class Function {
         return;
       }
       if (dirty && o.isLeaf && o.requiresGrad) {
-        throw new AutogradError('LEAF_INPLACE', 'a leaf Variable that requires grad has been used in an in-place operation.');
+        throw new AutogradError(
+          'LEAF_INPLACE',
+          'a leaf Variable that requires grad has been used in an in-place operation.',
+        );
       }
       setHistory(o, node);
     });

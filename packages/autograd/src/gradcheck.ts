@@ -39,7 +39,10 @@ export function gradcheck(fn: Fn, inputs: Tensor[], opts: GradcheckOptions = {})
   const diff = inputs.filter((t) => t.requiresGrad);
   for (const t of diff) {
     if (t.dtype !== 'float64') {
-      throw new AutogradError('INVALID_GRADIENT', `gradcheck expects float64 inputs that require grad, got ${t.dtype}: finite differences in float32 are too imprecise`);
+      throw new AutogradError(
+        'INVALID_GRADIENT',
+        `gradcheck expects float64 inputs that require grad, got ${t.dtype}: finite differences in float32 are too imprecise`,
+      );
     }
   }
   const out = fn(...inputs);
@@ -56,11 +59,15 @@ export function gradcheck(fn: Fn, inputs: Tensor[], opts: GradcheckOptions = {})
       const seed = zerosLike(o);
       (seed.storage.data as Float64Array | Float32Array)[e] = 1;
       const gradOutputs = outs.map((other, j) => (j === oi ? seed : zerosLike(other)));
-      const gs = grad(outs.filter((x) => x.requiresGrad), diff, {
-        gradOutputs: gradOutputs.filter((_, j) => outs[j]!.requiresGrad),
-        retainGraph: true,
-        allowUnused: true,
-      });
+      const gs = grad(
+        outs.filter((x) => x.requiresGrad),
+        diff,
+        {
+          gradOutputs: gradOutputs.filter((_, j) => outs[j]!.requiresGrad),
+          retainGraph: true,
+          allowUnused: true,
+        },
+      );
       gs.forEach((g, i) => {
         if (!g) return;
         const vals = g.toTypedArray();

@@ -66,8 +66,13 @@ describe('Note [Tensor hooks] and node hooks', () => {
     x.mul(3).sum().backward();
     handle.remove();
     x.mul(3).sum().backward();
-    expect(seen).toEqual([[3, 3], [6, 6]]);
-    expect(() => x.mul(1).registerPostAccumulateGradHook(() => {})).toThrow('post accumulate grad hooks cannot be registered on non-leaf tensors');
+    expect(seen).toEqual([
+      [3, 3],
+      [6, 6],
+    ]);
+    expect(() => x.mul(1).registerPostAccumulateGradHook(() => {})).toThrow(
+      'post accumulate grad hooks cannot be registered on non-leaf tensors',
+    );
   });
 
   it("retainGrad sums a non-leaf's gradient over passes; hooks need requires_grad", () => {
@@ -78,7 +83,9 @@ describe('Note [Tensor hooks] and node hooks', () => {
     y.sum().backward(undefined, { retainGraph: true });
     y.sum().backward();
     expect(y.grad!.tolist()).toEqual([2, 2]);
-    expect(() => tensor([1]).registerHook(() => {})).toThrow("cannot register a hook on a tensor that doesn't require gradient");
+    expect(() => tensor([1]).registerHook(() => {})).toThrow(
+      "cannot register a hook on a tensor that doesn't require gradient",
+    );
     expect(() => tensor([1]).retainGrad()).toThrow("can't retain_grad on Tensor that has requires_grad=False");
   });
 });

@@ -16,14 +16,16 @@ import { noGrad } from './gradMode.js';
  * after AccumulateGrad updated its `.grad`.
  */
 export function registerHook(t: Tensor, fn: (grad: Tensor) => Tensor | void): RemovableHandle {
-  if (!t.requiresGrad) throw new AutogradError('NO_GRAD_FN', "cannot register a hook on a tensor that doesn't require gradient");
+  if (!t.requiresGrad)
+    throw new AutogradError('NO_GRAD_FN', "cannot register a hook on a tensor that doesn't require gradient");
   const node = (t.gradFn as Node | null) ?? gradAccumulator(t);
   return node.registerTensorPreHook(peekMeta(t)?.outputNr ?? 0, fn);
 }
 
 /** A non-leaf keeps its gradient in `.grad` (summed over passes), like PyTorch's retain_grad; a no-op on leaves. */
 export function retainGrad(t: Tensor): void {
-  if (!t.requiresGrad) throw new AutogradError('NO_GRAD_FN', "can't retain_grad on Tensor that has requires_grad=False");
+  if (!t.requiresGrad)
+    throw new AutogradError('NO_GRAD_FN', "can't retain_grad on Tensor that has requires_grad=False");
   if (t.isLeaf) return;
   const meta = autogradMeta(t);
   if (meta.retainsGrad) return;
@@ -37,8 +39,10 @@ let nextHookId = 0;
 
 /** `fn(param)` after each accumulation into a leaf's `.grad` (PyTorch's register_post_accumulate_grad_hook). */
 export function registerPostAccumulateGradHook(t: Tensor, fn: (param: Tensor) => void): RemovableHandle {
-  if (!t.isLeaf) throw new AutogradError('INVALID_STATE', 'post accumulate grad hooks cannot be registered on non-leaf tensors');
-  if (!t.requiresGrad) throw new AutogradError('NO_GRAD_FN', "cannot register a hook on a tensor that doesn't require gradient");
+  if (!t.isLeaf)
+    throw new AutogradError('INVALID_STATE', 'post accumulate grad hooks cannot be registered on non-leaf tensors');
+  if (!t.requiresGrad)
+    throw new AutogradError('NO_GRAD_FN', "cannot register a hook on a tensor that doesn't require gradient");
   const meta = autogradMeta(t);
   const hooks = (meta.postAccumulateHooks ??= new Map());
   const id = nextHookId++;

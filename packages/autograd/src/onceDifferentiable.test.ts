@@ -24,12 +24,20 @@ describe('onceDifferentiable (torch.autograd.function.once_differentiable)', () 
   it("differentiating its backward fails with PyTorch's message", () => {
     const x = tensor([2], { dtype: 'float64', requiresGrad: true });
     const y = Cube.apply<Tensor>(x);
-    const [g] = grad(y.sum(), x, { createGraph: true, gradOutputs: tensor(1, { dtype: 'float64', requiresGrad: true }) });
+    const [g] = grad(y.sum(), x, {
+      createGraph: true,
+      gradOutputs: tensor(1, { dtype: 'float64', requiresGrad: true }),
+    });
     expect(g!.requiresGrad).toBe(true);
     expect(() => g!.sum().backward()).toThrow(AutogradError);
-    expect(() => grad(Cube.apply<Tensor>(x).sum(), x, { createGraph: true, gradOutputs: tensor(1, { dtype: 'float64', requiresGrad: true }) })[0]!.sum().backward()).toThrow(
-      'trying to differentiate twice a function that was marked with @once_differentiable',
-    );
+    expect(() =>
+      grad(Cube.apply<Tensor>(x).sum(), x, {
+        createGraph: true,
+        gradOutputs: tensor(1, { dtype: 'float64', requiresGrad: true }),
+      })[0]!
+        .sum()
+        .backward(),
+    ).toThrow('trying to differentiate twice a function that was marked with @once_differentiable');
   });
 
   it('its backward records no graph of its own', () => {

@@ -17,10 +17,18 @@ function expectClose(actual: NestedArray, expected: NestedArray): void {
 describe('agreement with PyTorch 1.13 (fixtures)', () => {
   it('an MLP (x Wᵀ + b, relu, log-softmax + gather): the loss and every parameter gradient', () => {
     const { mlp } = TORCH;
-    const [w1, b1, w2, b2] = [mlp.w1, mlp.b1, mlp.w2, mlp.b2].map((v) => f64(v, true)) as [Tensor, Tensor, Tensor, Tensor];
+    const [w1, b1, w2, b2] = [mlp.w1, mlp.b1, mlp.w2, mlp.b2].map((v) => f64(v, true)) as [
+      Tensor,
+      Tensor,
+      Tensor,
+      Tensor,
+    ];
     const logits = f64(mlp.x).matmul(w1.t()).add(b1).relu().matmul(w2.t()).add(b2);
     // cross entropy as torch computes it: -log_softmax(logits)[i, target[i]]
-    const picked = logits.logSoftmax(1).gather(1, tensor(new Int32Array(mlp.target)).unsqueeze(1)).neg();
+    const picked = logits
+      .logSoftmax(1)
+      .gather(1, tensor(new Int32Array(mlp.target)).unsqueeze(1))
+      .neg();
     const loss = picked.mean();
     expect(loss.item()).toBeCloseTo(mlp.loss, 12);
     expect(picked.sum().item()).toBeCloseTo(mlp.lossSum, 12);
@@ -40,17 +48,77 @@ describe('agreement with PyTorch 1.13 (fixtures)', () => {
     ['relu (0 at 0)', (t: Tensor) => t.relu().sum(), [pts], g.relu],
     ['abs (0 at 0)', (t: Tensor) => t.abs().sum(), [pts], g.abs],
     ['clamp (1 on the bounds)', (t: Tensor) => t.clamp(-0.2, 0.7).sum(), [pts], g.clampBounds],
-    ['maximum (ties split)', (a: Tensor, b: Tensor) => a.maximum(b).sum(), [[1, 2, 3], [1, 5, 0]], g.maximumTies],
-    ['max over everything (ties share)', (t: Tensor) => t.max(), [[[3, 1], [3, 3]]], g.maxAllTies],
-    ['prod with zeros', (t: Tensor) => t.prod(1).sum(), [[[2, 0, 3], [0, 0, 4], [1.5, 2, -1]]], g.prodZeros],
-    ['pow at 0^0 and 0^2', (a: Tensor, b: Tensor) => a.pow(b).sum(), [[0, 0, 2], [0, 2, 0.5]], g.powZero],
-    ['std and var', (t: Tensor) => t.std(1).sum().add(t.var(0).sum()), [[[1, 2, 4], [0.5, -1, 3]]], g.stdVar],
-    ['logsumexp', (t: Tensor) => t.logsumexp(1).sum(), [[[1, 2, 3], [-1, 0, 10]]], g.logsumexp],
-  ] as [string, (...t: Tensor[]) => Tensor, NestedArray[], NestedArray[]][])('gradient of %s', (_name, fn, values, expected) => {
-    const inputs = values.map((v) => f64(v, true));
-    fn(...inputs).backward();
-    inputs.forEach((t, i) => expectClose(t.grad!.tolist(), expected[i]!));
-  });
+    [
+      'maximum (ties split)',
+      (a: Tensor, b: Tensor) => a.maximum(b).sum(),
+      [
+        [1, 2, 3],
+        [1, 5, 0],
+      ],
+      g.maximumTies,
+    ],
+    [
+      'max over everything (ties share)',
+      (t: Tensor) => t.max(),
+      [
+        [
+          [3, 1],
+          [3, 3],
+        ],
+      ],
+      g.maxAllTies,
+    ],
+    [
+      'prod with zeros',
+      (t: Tensor) => t.prod(1).sum(),
+      [
+        [
+          [2, 0, 3],
+          [0, 0, 4],
+          [1.5, 2, -1],
+        ],
+      ],
+      g.prodZeros,
+    ],
+    [
+      'pow at 0^0 and 0^2',
+      (a: Tensor, b: Tensor) => a.pow(b).sum(),
+      [
+        [0, 0, 2],
+        [0, 2, 0.5],
+      ],
+      g.powZero,
+    ],
+    [
+      'std and var',
+      (t: Tensor) => t.std(1).sum().add(t.var(0).sum()),
+      [
+        [
+          [1, 2, 4],
+          [0.5, -1, 3],
+        ],
+      ],
+      g.stdVar,
+    ],
+    [
+      'logsumexp',
+      (t: Tensor) => t.logsumexp(1).sum(),
+      [
+        [
+          [1, 2, 3],
+          [-1, 0, 10],
+        ],
+      ],
+      g.logsumexp,
+    ],
+  ] as [string, (...t: Tensor[]) => Tensor, NestedArray[], NestedArray[]][])(
+    'gradient of %s',
+    (_name, fn, values, expected) => {
+      const inputs = values.map((v) => f64(v, true));
+      fn(...inputs).backward();
+      inputs.forEach((t, i) => expectClose(t.grad!.tolist(), expected[i]!));
+    },
+  );
 
   it('a second derivative through createGraph', () => {
     const { x, d1, d2 } = TORCH.secondDerivative;

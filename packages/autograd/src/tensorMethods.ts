@@ -28,7 +28,10 @@ const METHODS: AutogradTensorMethods = {
   },
   checkSetRequiresGrad: (t, value) => {
     if (value && peekMeta(t)?.inference) {
-      throw new AutogradError('INFERENCE_TENSOR', 'Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.');
+      throw new AutogradError(
+        'INFERENCE_TENSOR',
+        'Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.',
+      );
     }
   },
 };

@@ -16,4 +16,6 @@ for (let step = 0; step < 30; step++) {
   noGrad(() => w.sub_(w.grad!.mul(0.05)));
   w.grad = null;
 }
-console.log(JSON.stringify({ dy: dy!.item(), d2y: d2y!.item(), w: w.item(), first: losses[0], last: losses[losses.length - 1] }));
+console.log(
+  JSON.stringify({ dy: dy!.item(), d2y: d2y!.item(), w: w.item(), first: losses[0], last: losses[losses.length - 1] }),
+);

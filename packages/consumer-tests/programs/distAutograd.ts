@@ -6,7 +6,11 @@ import { initRpc, rpcSync, shutdown } from '@wiregrad/rpc';
 import type { Tensor } from '@wiregrad/tensor';
 
 async function main(): Promise<void> {
-  await initRpc('worker0', { rank: 0, worldSize: 1, backendOptions: { initMethod: `tcp://127.0.0.1:${process.env.PORT}` } });
+  await initRpc('worker0', {
+    rank: 0,
+    worldSize: 1,
+    backendOptions: { initMethod: `tcp://127.0.0.1:${process.env.PORT}` },
+  });
   try {
     const out = await context(async (contextId) => {
       const a = tensor([1, 2, 3], { requiresGrad: true });
@@ -14,7 +18,12 @@ async function main(): Promise<void> {
       const c = await rpcSync<Tensor>('worker0', 'mul', [a, b]);
       await backward(contextId, [c.sum()]);
       const grads = getGradients(contextId);
-      return { c: c.tolist(), gradA: grads.get(a)?.tolist() ?? null, gradB: grads.get(b)?.tolist() ?? null, aGrad: a.grad };
+      return {
+        c: c.tolist(),
+        gradA: grads.get(a)?.tolist() ?? null,
+        gradB: grads.get(b)?.tolist() ?? null,
+        aGrad: a.grad,
+      };
     });
     console.log(JSON.stringify(out));
   } finally {

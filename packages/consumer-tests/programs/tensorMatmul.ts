@@ -2,12 +2,20 @@
 // thread pool: every tensor method exists only if the modules registering it ran.
 import { arange, tensor } from '@wiregrad/tensor';
 
-const y = tensor([[1, 2], [3, 4]]).matmul(tensor([[5], [6]]));
-const big = arange(256 * 256).reshape([256, 256]).to('float32').div(65536);
+const y = tensor([
+  [1, 2],
+  [3, 4],
+]).matmul(tensor([[5], [6]]));
+const big = arange(256 * 256)
+  .reshape([256, 256])
+  .to('float32')
+  .div(65536);
 const prod = big.matmul(big.t());
-console.log(JSON.stringify({
-  y: y.tolist(),
-  relu: tensor([-1, 2]).relu().tolist(),
-  bigCorner: prod.select(0, 0).select(0, 0).item(),
-  bigShape: prod.shape,
-}));
+console.log(
+  JSON.stringify({
+    y: y.tolist(),
+    relu: tensor([-1, 2]).relu().tolist(),
+    bigCorner: prod.select(0, 0).select(0, 0).item(),
+    bigShape: prod.shape,
+  }),
+);

@@ -22,7 +22,9 @@ const BUDGET_GZIP_BYTES = 64 * 1024;
 
 function expectNoNode(b: Bundle): void {
   expect(b.externals).toEqual([]);
-  expect(b.modules.filter((m) => /node_modules\/(gpu\.js|zeromq|@msgpack)\/|\/platform\/node\.js$/.test(m))).toEqual([]);
+  expect(b.modules.filter((m) => /node_modules\/(gpu\.js|zeromq|@msgpack)\/|\/platform\/node\.js$/.test(m))).toEqual(
+    [],
+  );
   // the forms esbuild writes for a module it did not bundle (the cpu pool's worker source, a
   // string evaluated only by Node's worker_threads, says require('node:worker_threads'))
   const text = Buffer.from(b.bytes).toString('utf8');
@@ -37,24 +39,44 @@ function lastLog(logs: string[]): unknown {
 
 describe('esbuild --bundle --platform=browser of tensor, autograd and nn', () => {
   it('runs bundles in a context without Node globals (the control)', () => {
-    const run = runInPage('console.log([typeof process, typeof Buffer, typeof require, typeof global, typeof WebAssembly].join())');
+    const run = runInPage(
+      'console.log([typeof process, typeof Buffer, typeof require, typeof global, typeof WebAssembly].join())',
+    );
     expect(run).toEqual({ logs: ['undefined,undefined,undefined,undefined,object'], error: null });
   });
 
-  it.each(['tensorMatmul', 'autogradFit', 'nnTrain'])('%s bundles without Node and runs in a page-like context', async (name) => {
-    const b = await bundle({ consumer, program: name, platform: 'browser', format: 'iife', outDir: 'bundle-browser' });
-    expectNoNode(b);
-    expect(b.modules).toEqual(expect.arrayContaining(['node_modules/@wiregrad/tensor/dist/platform/browser.js']));
-    const run = runInPage(Buffer.from(b.bytes).toString('utf8'));
-    expect(run.error).toBeNull();
-    program(name).check(lastLog(run.logs));
-  });
+  it.each(['tensorMatmul', 'autogradFit', 'nnTrain'])(
+    '%s bundles without Node and runs in a page-like context',
+    async (name) => {
+      const b = await bundle({
+        consumer,
+        program: name,
+        platform: 'browser',
+        format: 'iife',
+        outDir: 'bundle-browser',
+      });
+      expectNoNode(b);
+      expect(b.modules).toEqual(expect.arrayContaining(['node_modules/@wiregrad/tensor/dist/platform/browser.js']));
+      const run = runInPage(Buffer.from(b.bytes).toString('utf8'));
+      expect(run.error).toBeNull();
+      program(name).check(lastLog(run.logs));
+    },
+  );
 
   it(`keeps all of tensor + autograd within ${BUDGET_GZIP_BYTES} bytes minified and gzipped`, async () => {
-    const b = await bundle({ consumer, program: 'everything', platform: 'browser', format: 'esm', minify: true, outDir: 'bundle-size' });
+    const b = await bundle({
+      consumer,
+      program: 'everything',
+      platform: 'browser',
+      format: 'esm',
+      minify: true,
+      outDir: 'bundle-size',
+    });
     expectNoNode(b);
     const gzipped = gzipSync(b.bytes, { level: 9 }).length;
-    console.log(`tensor + autograd browser bundle: ${b.bytes.length} bytes minified, ${gzipped} bytes gzipped (budget ${BUDGET_GZIP_BYTES})`);
+    console.log(
+      `tensor + autograd browser bundle: ${b.bytes.length} bytes minified, ${gzipped} bytes gzipped (budget ${BUDGET_GZIP_BYTES})`,
+    );
     expect(gzipped).toBeGreaterThan(10_000); // not vacuous: the whole library is in it
     expect(gzipped).toBeLessThanOrEqual(BUDGET_GZIP_BYTES);
   });
@@ -69,6 +91,10 @@ describe('Node-only packages in a browser bundle (Note [Node-only packages in br
     expectNoNode(b);
     const run = runInPage(Buffer.from(b.bytes).toString('utf8'));
     expect(run.logs).toEqual([]);
-    expect(run.error).toEqual({ name: 'PlatformError', code: 'UNSUPPORTED_PLATFORM', message: expect.stringContaining(`${pkg} runs only on Node.js`) });
+    expect(run.error).toEqual({
+      name: 'PlatformError',
+      code: 'UNSUPPORTED_PLATFORM',
+      message: expect.stringContaining(`${pkg} runs only on Node.js`),
+    });
   });
 });

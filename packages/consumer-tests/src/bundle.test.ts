@@ -11,31 +11,62 @@ const consumer = inject('consumerDir');
 const external = ['zeromq'];
 
 describe.each(['esm', 'cjs'] as const)('esbuild --bundle --platform=node --format=%s', (format) => {
-  it.each(PROGRAMS.map((p) => [p.name, p] as const))('%s runs bundled and prints the expected values', async (_name, program) => {
-    const b = await bundle({ consumer, program: program.name, platform: 'node', format, external, outDir: `bundle-node-${format}` });
-    const r = await runNode(b.file, { cwd: consumer, env: program.env ? await program.env() : {} });
-    program.check(lastJson(r));
-  });
+  it.each(PROGRAMS.map((p) => [p.name, p] as const))(
+    '%s runs bundled and prints the expected values',
+    async (_name, program) => {
+      const b = await bundle({
+        consumer,
+        program: program.name,
+        platform: 'node',
+        format,
+        external,
+        outDir: `bundle-node-${format}`,
+      });
+      const r = await runNode(b.file, { cwd: consumer, env: program.env ? await program.env() : {} });
+      program.check(lastJson(r));
+    },
+  );
 });
 
 describe('the sideEffects fields drop no module the packages need', () => {
-  it.each(PROGRAMS.map((p) => p.name))('%s bundles the same modules as when every sideEffects field is ignored', async (program) => {
-    const options = { consumer, program, platform: 'node', format: 'esm', external, outDir: 'bundle-modules' } as const;
-    const honoured = await bundle(options);
-    const ignored = await bundle({ ...options, ignoreSideEffects: true });
-    expect(honoured.modules).toEqual(ignored.modules);
-    // not vacuous: the modules that only register things are in both
-    expect(honoured.modules).toEqual(expect.arrayContaining([
-      'node_modules/@wiregrad/tensor/dist/methods/math.js',
-      'node_modules/@wiregrad/tensor/dist/backends/cpu/registerMath.js',
-    ]));
-  });
+  it.each(PROGRAMS.map((p) => p.name))(
+    '%s bundles the same modules as when every sideEffects field is ignored',
+    async (program) => {
+      const options = {
+        consumer,
+        program,
+        platform: 'node',
+        format: 'esm',
+        external,
+        outDir: 'bundle-modules',
+      } as const;
+      const honoured = await bundle(options);
+      const ignored = await bundle({ ...options, ignoreSideEffects: true });
+      expect(honoured.modules).toEqual(ignored.modules);
+      // not vacuous: the modules that only register things are in both
+      expect(honoured.modules).toEqual(
+        expect.arrayContaining([
+          'node_modules/@wiregrad/tensor/dist/methods/math.js',
+          'node_modules/@wiregrad/tensor/dist/backends/cpu/registerMath.js',
+        ]),
+      );
+    },
+  );
 
   it('the rpc hooks of dist-autograd and the gradient rules of autograd are kept', async () => {
-    const b = await bundle({ consumer, program: 'distAutograd', platform: 'node', format: 'esm', external, outDir: 'bundle-modules' });
-    expect(b.modules).toEqual(expect.arrayContaining([
-      'node_modules/@wiregrad/dist-autograd/dist/install.js',
-      'node_modules/@wiregrad/autograd/dist/gradients/binary.grad.js',
-    ]));
+    const b = await bundle({
+      consumer,
+      program: 'distAutograd',
+      platform: 'node',
+      format: 'esm',
+      external,
+      outDir: 'bundle-modules',
+    });
+    expect(b.modules).toEqual(
+      expect.arrayContaining([
+        'node_modules/@wiregrad/dist-autograd/dist/install.js',
+        'node_modules/@wiregrad/autograd/dist/gradients/binary.grad.js',
+      ]),
+    );
   });
 });

@@ -11,10 +11,14 @@ const consumer = inject('consumerDir');
 const tarballs = inject('tarballs');
 
 /** `@wiregrad/autograd`, `@wiregrad/autograd/nn`, ...: every subpath each packed manifest exports. */
-const specifiers = Object.keys(tarballs).sort().flatMap((name) => {
-  const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules', name, 'package.json'), 'utf8')) as Manifest;
-  return Object.keys(manifest.exports ?? { '.': null }).map((sub) => (sub === '.' ? name : `${name}/${sub.slice(2)}`));
-});
+const specifiers = Object.keys(tarballs)
+  .sort()
+  .flatMap((name) => {
+    const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules', name, 'package.json'), 'utf8')) as Manifest;
+    return Object.keys(manifest.exports ?? { '.': null }).map((sub) =>
+      sub === '.' ? name : `${name}/${sub.slice(2)}`,
+    );
+  });
 
 interface Loaded {
   required?: string[];
@@ -63,7 +67,9 @@ describe('CommonJS: require() of the published packages', () => {
   });
 
   it('covers every export of every package', () => {
-    expect(specifiers).toEqual(expect.arrayContaining(['@wiregrad/tensor', '@wiregrad/autograd', '@wiregrad/rpc', '@wiregrad/dist-autograd']));
+    expect(specifiers).toEqual(
+      expect.arrayContaining(['@wiregrad/tensor', '@wiregrad/autograd', '@wiregrad/rpc', '@wiregrad/dist-autograd']),
+    );
     expect(Object.keys(loaded).sort()).toEqual([...specifiers].sort());
   });
 

@@ -1,6 +1,16 @@
 // Builds, packs and installs the public packages the way a user gets them (Note [Specs on packed tarballs]).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -51,7 +61,8 @@ export function usePnpm(dir: string): void {
   mkdirSync(dir, { recursive: true });
   const execPath = process.env.npm_execpath;
   const pinned = String(readManifest(ROOT).packageManager ?? 'pnpm@10');
-  const target = execPath && /pnpm/.test(basename(execPath)) ? `"${process.execPath}" "${execPath}"` : `npx -y ${pinned}`;
+  const target =
+    execPath && /pnpm/.test(basename(execPath)) ? `"${process.execPath}" "${execPath}"` : `npx -y ${pinned}`;
   writeFileSync(join(dir, 'pnpm'), `#!/bin/sh\nexec ${target} "$@"\n`, { mode: 0o755 });
   binDir = dir;
 }
@@ -70,7 +81,11 @@ function run(cmd: string, args: string[], cwd: string): string {
 /** `dist/` of every package, through turbo (cached: a second run rebuilds nothing). */
 export function buildPackages(pkgs: readonly PublicPackage[]): void {
   const filters = pkgs.flatMap((p) => ['--filter', p.name]);
-  run(join(ROOT, 'node_modules/.bin/turbo'), ['run', 'build', ...filters, '--output-logs=errors-only', '--ui=stream'], ROOT);
+  run(
+    join(ROOT, 'node_modules/.bin/turbo'),
+    ['run', 'build', ...filters, '--output-logs=errors-only', '--ui=stream'],
+    ROOT,
+  );
 }
 
 /**
@@ -100,7 +115,12 @@ function link(target: string, at: string): void {
  * tarball's `package/`), without the network: their third-party dependencies are linked to the
  * copies pnpm installed for the workspace. `extraTypes` (e.g. `node`) are linked as `@types/*`.
  */
-export function installTarballs(consumer: string, pkgs: readonly PublicPackage[], tarballs: ReadonlyMap<string, string>, extraTypes: readonly string[]): void {
+export function installTarballs(
+  consumer: string,
+  pkgs: readonly PublicPackage[],
+  tarballs: ReadonlyMap<string, string>,
+  extraTypes: readonly string[],
+): void {
   for (const p of pkgs) {
     const at = join(consumer, 'node_modules', p.name);
     mkdirSync(at, { recursive: true });
@@ -113,7 +133,8 @@ export function installTarballs(consumer: string, pkgs: readonly PublicPackage[]
       if (existsSync(installed)) link(realpathSync(installed), join(consumer, 'node_modules', dep));
     }
   }
-  for (const t of extraTypes) link(realpathSync(join(ROOT, 'node_modules/@types', t)), join(consumer, 'node_modules/@types', t));
+  for (const t of extraTypes)
+    link(realpathSync(join(ROOT, 'node_modules/@types', t)), join(consumer, 'node_modules/@types', t));
 }
 
 /**

@@ -28,7 +28,10 @@ export default function setup(project: TestProject): () => void {
       return packPackages(pkgs, join(dir, 'tarballs'));
     });
     installTarballs(consumer, pkgs, tarballs, ['node']);
-    writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
+    writeFileSync(
+      join(consumer, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2),
+    );
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;

@@ -13,7 +13,10 @@ const consumer = inject('consumerDir');
 const tarballs = inject('tarballs');
 const names = Object.keys(tarballs).sort();
 
-const attwBin = join(dirname(createRequire(import.meta.url).resolve('@arethetypeswrong/cli/package.json')), 'dist/index.js');
+const attwBin = join(
+  dirname(createRequire(import.meta.url).resolve('@arethetypeswrong/cli/package.json')),
+  'dist/index.js',
+);
 
 function published(name: string): Manifest {
   return JSON.parse(readFileSync(join(consumer, 'node_modules', name, 'package.json'), 'utf8')) as Manifest;
@@ -26,7 +29,11 @@ function conditionsOf(entry: unknown): string[] {
 describe.each(names)('%s as published', (name) => {
   it('passes publint in strict mode (warnings fail too)', async () => {
     const tarball = readFileSync(tarballs[name]!);
-    const { messages, pkg } = await publint({ pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) }, strict: true, level: 'suggestion' });
+    const { messages, pkg } = await publint({
+      pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) },
+      strict: true,
+      level: 'suggestion',
+    });
     expect(messages.map((m) => `${m.type}: ${formatMessage(m, pkg) ?? m.code}`)).toEqual([]);
   });
 
@@ -34,9 +41,26 @@ describe.each(names)('%s as published', (name) => {
     // See Note [ESM first]: Node >= 20.19 and TypeScript's `module: node20` load ES modules with
     // require(), so attw's cjs-resolves-to-esm is not a problem for these packages.
     const r = await new Promise<{ code: number; out: string }>((done) => {
-      execFile(process.execPath, [attwBin, tarballs[name]!, '--profile', 'node16', '--ignore-rules', 'cjs-resolves-to-esm', '--no-definitely-typed', '--format', 'ascii', '--no-color', '--no-emoji'], { timeout: 90_000 }, (error, stdout, stderr) => {
-        done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, out: stdout + stderr });
-      });
+      execFile(
+        process.execPath,
+        [
+          attwBin,
+          tarballs[name]!,
+          '--profile',
+          'node16',
+          '--ignore-rules',
+          'cjs-resolves-to-esm',
+          '--no-definitely-typed',
+          '--format',
+          'ascii',
+          '--no-color',
+          '--no-emoji',
+        ],
+        { timeout: 90_000 },
+        (error, stdout, stderr) => {
+          done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, out: stdout + stderr });
+        },
+      );
     });
     expect(r.out).toContain(name);
     expect({ code: r.code, out: r.code === 0 ? '' : r.out }).toEqual({ code: 0, out: '' });
@@ -47,7 +71,11 @@ describe.each(names)('%s as published', (name) => {
     expect(Object.keys(exportsField).length).toBeGreaterThan(0);
     for (const [sub, entry] of Object.entries(exportsField)) {
       const conditions = conditionsOf(entry);
-      expect({ sub, first: conditions[0], last: conditions[conditions.length - 1] }).toEqual({ sub, first: 'types', last: 'default' });
+      expect({ sub, first: conditions[0], last: conditions[conditions.length - 1] }).toEqual({
+        sub,
+        first: 'types',
+        last: 'default',
+      });
     }
   });
 

@@ -78,49 +78,74 @@ const diagnostics = new Map<string, string[]>();
 
 function typecheck(env: 'browser' | 'node', resolution: Resolution): Promise<void> {
   const config = join(dir, `tsconfig.${env}.${resolution}.json`);
-  writeFileSync(config, JSON.stringify({ compilerOptions: { ...STRICT, ...RESOLUTION[resolution], ...ENV[env] }, include: [`${env}/*.ts`] }, null, 2));
+  writeFileSync(
+    config,
+    JSON.stringify(
+      { compilerOptions: { ...STRICT, ...RESOLUTION[resolution], ...ENV[env] }, include: [`${env}/*.ts`] },
+      null,
+      2,
+    ),
+  );
   return new Promise((done) => {
-    execFile(process.execPath, [tsc, '-p', config, '--pretty', 'false'], { cwd: consumer, timeout: 120_000 }, (_error, stdout) => {
-      for (const line of stdout.split('\n').filter((l) => /error TS\d+/.test(l))) {
-        const file = /^[^(\s]+\(\d+,\d+\)/.test(line) ? join(consumer, line.slice(0, line.indexOf('('))) : '';
-        const key = `${env}:${resolution}:${file.startsWith(dir) ? file : 'library'}`;
-        diagnostics.set(key, [...(diagnostics.get(key) ?? []), line]);
-      }
-      done();
-    });
+    execFile(
+      process.execPath,
+      [tsc, '-p', config, '--pretty', 'false'],
+      { cwd: consumer, timeout: 120_000 },
+      (_error, stdout) => {
+        for (const line of stdout.split('\n').filter((l) => /error TS\d+/.test(l))) {
+          const file = /^[^(\s]+\(\d+,\d+\)/.test(line) ? join(consumer, line.slice(0, line.indexOf('('))) : '';
+          const key = `${env}:${resolution}:${file.startsWith(dir) ? file : 'library'}`;
+          diagnostics.set(key, [...(diagnostics.get(key) ?? []), line]);
+        }
+        done();
+      },
+    );
   });
 }
 
 beforeAll(async () => {
   // not vacuous: tsc runs and reports (control.ts has one error), and the browser project does
   // not see the @types/node the consumer has installed (canary.ts)
-  for (const env of ['browser', 'node'] as const) writeFileSync(join(dir, env, 'control.ts'), "export const n: number = 'one';\n");
-  writeFileSync(join(dir, 'browser', 'canary.ts'), "// @ts-expect-error no @types/node in a browser project\nimport { readFileSync } from 'node:fs';\nexport { readFileSync };\n");
+  for (const env of ['browser', 'node'] as const)
+    writeFileSync(join(dir, env, 'control.ts'), "export const n: number = 'one';\n");
+  writeFileSync(
+    join(dir, 'browser', 'canary.ts'),
+    "// @ts-expect-error no @types/node in a browser project\nimport { readFileSync } from 'node:fs';\nexport { readFileSync };\n",
+  );
   for (const env of ['browser', 'node'] as const) {
     for (const resolution of Object.keys(RESOLUTION) as Resolution[]) await typecheck(env, resolution);
   }
 });
 
-describe.each(Object.keys(RESOLUTION) as Resolution[])('README examples in a strict project (moduleResolution %s)', (resolution) => {
-  it('finds examples in every package README', () => {
-    expect(new Set(examples.map((e) => e.readme))).toEqual(new Set(readmes().map(([r]) => r)));
-  });
+describe.each(Object.keys(RESOLUTION) as Resolution[])(
+  'README examples in a strict project (moduleResolution %s)',
+  (resolution) => {
+    it('finds examples in every package README', () => {
+      expect(new Set(examples.map((e) => e.readme))).toEqual(new Set(readmes().map(([r]) => r)));
+    });
 
-  it('reports no error inside the published declarations', () => {
-    expect([...(diagnostics.get(`browser:${resolution}:library`) ?? []), ...(diagnostics.get(`node:${resolution}:library`) ?? [])]).toEqual([]);
-  });
+    it('reports no error inside the published declarations', () => {
+      expect([
+        ...(diagnostics.get(`browser:${resolution}:library`) ?? []),
+        ...(diagnostics.get(`node:${resolution}:library`) ?? []),
+      ]).toEqual([]);
+    });
 
-  it.each(['browser', 'node'] as const)('runs tsc on the %s project (a control file has its one error)', (env) => {
-    const control = diagnostics.get(`${env}:${resolution}:${join(dir, env, 'control.ts')}`) ?? [];
-    expect(control).toHaveLength(1);
-    expect(control[0]).toContain('error TS2322');
-  });
+    it.each(['browser', 'node'] as const)('runs tsc on the %s project (a control file has its one error)', (env) => {
+      const control = diagnostics.get(`${env}:${resolution}:${join(dir, env, 'control.ts')}`) ?? [];
+      expect(control).toHaveLength(1);
+      expect(control[0]).toContain('error TS2322');
+    });
 
-  it('has no @types/node in the browser project', () => {
-    expect(diagnostics.get(`browser:${resolution}:${join(dir, 'browser', 'canary.ts')}`) ?? []).toEqual([]);
-  });
+    it('has no @types/node in the browser project', () => {
+      expect(diagnostics.get(`browser:${resolution}:${join(dir, 'browser', 'canary.ts')}`) ?? []).toEqual([]);
+    });
 
-  it.each(examples.map((e) => [`${e.readme} #${e.index + 1} (${e.env})`, e] as const))('%s type-checks', (_label, e) => {
-    expect(diagnostics.get(`${e.env}:${resolution}:${e.file}`) ?? [], relative(consumer, e.file)).toEqual([]);
-  });
-});
+    it.each(examples.map((e) => [`${e.readme} #${e.index + 1} (${e.env})`, e] as const))(
+      '%s type-checks',
+      (_label, e) => {
+        expect(diagnostics.get(`${e.env}:${resolution}:${e.file}`) ?? [], relative(consumer, e.file)).toEqual([]);
+      },
+    );
+  },
+);

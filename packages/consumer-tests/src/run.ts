@@ -58,8 +58,17 @@ export async function bundle(o: BundleOptions): Promise<Bundle> {
   });
   const output = Object.values(result.metafile.outputs).find((out) => out.entryPoint !== undefined);
   if (!output) throw new Error(`esbuild wrote no bundle for ${o.program}`);
-  const modules = Object.entries(output.inputs).filter(([, v]) => v.bytesInOutput > 0).map(([k]) => k).sort();
-  const externals = [...new Set(Object.values(result.metafile.inputs).flatMap((i) => i.imports.filter((imp) => imp.external).map((imp) => imp.path)))].sort();
+  const modules = Object.entries(output.inputs)
+    .filter(([, v]) => v.bytesInOutput > 0)
+    .map(([k]) => k)
+    .sort();
+  const externals = [
+    ...new Set(
+      Object.values(result.metafile.inputs).flatMap((i) =>
+        i.imports.filter((imp) => imp.external).map((imp) => imp.path),
+      ),
+    ),
+  ].sort();
   return { file, bytes: readFileSync(file), modules, externals };
 }
 
@@ -70,19 +79,28 @@ export interface RunResult {
 }
 
 /** Runs `node [args] file`, resolving with its exit code and output (never rejecting on failure). */
-export function runNode(file: string, opts: { cwd: string; env?: Record<string, string>; args?: string[]; timeoutMs?: number }): Promise<RunResult> {
+export function runNode(
+  file: string,
+  opts: { cwd: string; env?: Record<string, string>; args?: string[]; timeoutMs?: number },
+): Promise<RunResult> {
   return new Promise((done) => {
-    execFile(process.execPath, [...(opts.args ?? []), file], { cwd: opts.cwd, env: { ...process.env, ...opts.env }, timeout: opts.timeoutMs ?? 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-      done({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [...(opts.args ?? []), file],
+      { cwd: opts.cwd, env: { ...process.env, ...opts.env }, timeout: opts.timeoutMs ?? 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        done({ code, stdout, stderr });
+      },
+    );
   });
 }
 
 /** The JSON a program printed as its last stdout line, with its stderr in the error if it failed. */
 export function lastJson(r: RunResult): unknown {
   const line = r.stdout.trim().split('\n').pop() ?? '';
-  if (r.code !== 0 || !line.startsWith('{')) throw new Error(`exit ${String(r.code)}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+  if (r.code !== 0 || !line.startsWith('{'))
+    throw new Error(`exit ${String(r.code)}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
   return JSON.parse(line) as unknown;
 }
 

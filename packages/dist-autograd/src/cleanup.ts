@@ -21,7 +21,9 @@ async function sendCleanup(to: number, contextId: bigint): Promise<void> {
 /** Tells every worker the context talked to that it is gone (CLEANUP_AUTOGRAD_CONTEXT_REQ, retried). */
 export async function forwardCleanup(ctx: DistAutogradContext, except: number | null): Promise<void> {
   const self = getContainer().workerId;
-  await Promise.allSettled([...ctx.knownWorkerIds()].filter((w) => w !== self && w !== except).map((w) => sendCleanup(w, ctx.contextId)));
+  await Promise.allSettled(
+    [...ctx.knownWorkerIds()].filter((w) => w !== self && w !== except).map((w) => sendCleanup(w, ctx.contextId)),
+  );
 }
 
 /** PyTorch's releaseContextIfPresent, on receiving a cleanup: drop it here, forward to its known workers. */
@@ -53,7 +55,8 @@ export function startSweeper(): void {
     const limit = contextTimeoutMs ?? (2 * rpc.defaultTimeoutMs || 120_000);
     const now = Date.now();
     for (const ctx of [...container.contexts.values()]) {
-      if (ctx.originWorkerId !== container.workerId && !ctx.pass && now - ctx.lastActivity > limit) container.take(ctx.contextId);
+      if (ctx.originWorkerId !== container.workerId && !ctx.pass && now - ctx.lastActivity > limit)
+        container.take(ctx.contextId);
     }
   }, 250);
   sweeper.unref();

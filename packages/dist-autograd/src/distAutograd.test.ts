@@ -3,12 +3,24 @@ import { runWorkers } from './__tests__/harness.js';
 
 /** Each case's distributed gradients (or parameters after DistributedOptimizer) equal the local computation's, value for value. */
 function expectSameGradients(r: Record<string, unknown>): void {
-  for (const name of ['roundTrips', 'nested', 'multipleOutputs', 'mixedRequiresGrad', 'unusedOutput', 'selfCall', 'hooks', 'distOptim', 'rrefUserCtx']) {
+  for (const name of [
+    'roundTrips',
+    'nested',
+    'multipleOutputs',
+    'mixedRequiresGrad',
+    'unusedOutput',
+    'selfCall',
+    'hooks',
+    'distOptim',
+    'rrefUserCtx',
+  ]) {
     const c = r[name] as { distributed: unknown; local: unknown };
     expect(c.distributed, name).toEqual(c.local);
     expect((c.local as unknown[]).length, name).toBeGreaterThan(0);
   }
-  for (const [name, c] of Object.entries(r.everyOptimizer as Record<string, { distributed: number[]; local: number[] }>)) {
+  for (const [name, c] of Object.entries(
+    r.everyOptimizer as Record<string, { distributed: number[]; local: number[] }>,
+  )) {
     expect(c.distributed, name).toEqual(c.local);
     expect(c.distributed, name).toHaveLength(9);
   }
@@ -42,7 +54,12 @@ describe('distributed autograd (real ZeroMQ, worker threads)', () => {
 
 describe('distributed gradients equal a local computation', () => {
   it('round trips, nested RPC through 3 workers, multiple outputs, mixed requiresGrad, unused outputs, hooks, RRef chains, errors', async () => {
-    const results = (await runWorkers({ scenario: 'equivalence', worldSize: 3, extra: 'equivalence', timeoutMs: 60000 })) as Record<string, unknown>[];
+    const results = (await runWorkers({
+      scenario: 'equivalence',
+      worldSize: 3,
+      extra: 'equivalence',
+      timeoutMs: 60000,
+    })) as Record<string, unknown>[];
     const r0 = results[0]!;
     expectSameGradients(r0);
     expect(r0).toMatchObject({
@@ -59,28 +76,48 @@ describe('distributed gradients equal a local computation', () => {
   }, 90000);
 
   it('stress: 20 concurrent contexts from each of 2 trainers, 100 passes each, all correct, no context left', async () => {
-    const results = (await runWorkers({ scenario: 'equivalence', worldSize: 3, extra: 'stress', timeoutMs: 90000 })) as Record<string, unknown>[];
+    const results = (await runWorkers({
+      scenario: 'equivalence',
+      worldSize: 3,
+      extra: 'stress',
+      timeoutMs: 90000,
+    })) as Record<string, unknown>[];
     expect(results[1]).toMatchObject({ wrong: 0, contextsAfter: 0 });
     expect(results[2]).toMatchObject({ wrong: 0, contextsAfter: 0 });
     expect(results[0]).toMatchObject({ contextsAfter: 0, passesAfter: 0 });
   }, 120000);
 
   it('contexts whose creator vanished expire instead of leaking', async () => {
-    const results = (await runWorkers({ scenario: 'equivalence', worldSize: 2, extra: 'expiry' })) as Record<string, unknown>[];
+    const results = (await runWorkers({ scenario: 'equivalence', worldSize: 2, extra: 'expiry' })) as Record<
+      string,
+      unknown
+    >[];
     expect(results[1]).toMatchObject({ before: 1, after: 0 });
   }, 30000);
 });
 
 describe('a worker that dies (Note [A worker that left], Note [Reaching a worker])', () => {
-  it("survivors drop its contexts at once, a backward that needs it fails naming it, the rest of the context still works, cleanup never waits on it", async () => {
-    const [r0, r1, r2] = (await runWorkers({ scenario: 'workerLeft', worldSize: 3, timeoutMs: 40000 })) as Record<string, unknown>[];
+  it('survivors drop its contexts at once, a backward that needs it fails naming it, the rest of the context still works, cleanup never waits on it', async () => {
+    const [r0, r1, r2] = (await runWorkers({ scenario: 'workerLeft', worldSize: 3, timeoutMs: 40000 })) as Record<
+      string,
+      unknown
+    >[];
     expect(r2).toBe('died');
     // worker2's context on worker1 went when worker2 died, long before the 40 s expiry of Note [Context expiry]
     expect(r1).toEqual({ before: null, after: 'NO_CONTEXT' });
     expect(r0).toMatchObject({
-      backward: { name: 'DistAutogradError', code: 'BACKWARD', message: 'Error on Node 0: lost the connection to WorkerInfo(id=2, name=worker2) (it stopped answering heartbeats for 600 ms)' },
+      backward: {
+        name: 'DistAutogradError',
+        code: 'BACKWARD',
+        message:
+          'Error on Node 0: lost the connection to WorkerInfo(id=2, name=worker2) (it stopped answering heartbeats for 600 ms)',
+      },
       gradOfX: [2, 2],
-      rrefBackward: { name: 'RpcError', code: 'PEER_DISCONNECTED', message: 'lost the connection to WorkerInfo(id=2, name=worker2) (it stopped answering heartbeats for 600 ms)' },
+      rrefBackward: {
+        name: 'RpcError',
+        code: 'PEER_DISCONNECTED',
+        message: 'lost the connection to WorkerInfo(id=2, name=worker2) (it stopped answering heartbeats for 600 ms)',
+      },
       worker1Contexts: 1,
       // DistributedOptimizer's error keeps the RpcError underneath as its cause
       optimizerStep: { code: 'OPTIMIZER', causeCode: 'PEER_DISCONNECTED' },
@@ -95,11 +132,19 @@ describe('a distributed round costs the forward call and the gradient propagatio
     const [r0] = (await runWorkers({ scenario: 'rounds', worldSize: 2 })) as Record<string, unknown>[];
     // caller: FORWARD_AUTOGRAD_REQ, BACKWARD_AUTOGRAD_REQ (gradients), CLEANUP_AUTOGRAD_CONTEXT_REQ
     // callee: FORWARD_AUTOGRAD_RESP, BACKWARD_AUTOGRAD_RESP (with the gradients for the caller's send function), the cleanup's answer
-    expect(r0).toEqual({ firingSets: { caller: 3, callee: 3, gradsRight: true }, markRounds: { caller: 5, callee: 5, gradsRight: true } });
+    expect(r0).toEqual({
+      firingSets: { caller: 3, callee: 3, gradsRight: true },
+      markRounds: { caller: 5, callee: 5, gradsRight: true },
+    });
   }, 60000);
 
   it('every case of the equivalence spec gives the same gradients when reachability comes from a mark round instead (the fallback for unknown firing sets)', async () => {
-    const results = (await runWorkers({ scenario: 'equivalence', worldSize: 3, extra: 'equivalence-marks', timeoutMs: 60000 })) as Record<string, unknown>[];
+    const results = (await runWorkers({
+      scenario: 'equivalence',
+      worldSize: 3,
+      extra: 'equivalence-marks',
+      timeoutMs: 60000,
+    })) as Record<string, unknown>[];
     expectSameGradients(results[0]!);
     for (const r of results) expect(r).toMatchObject({ contextsAfter: 0, passesAfter: 0 });
   }, 90000);

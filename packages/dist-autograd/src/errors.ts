@@ -1,4 +1,5 @@
-export type DistAutogradErrorCode = 'NO_CONTEXT' | 'NESTED_CONTEXT' | 'INVALID_ROOT' | 'ID_OVERFLOW' | 'BACKWARD' | 'NOT_INITIALIZED' | 'OPTIMIZER';
+export type DistAutogradErrorCode =
+  'NO_CONTEXT' | 'NESTED_CONTEXT' | 'INVALID_ROOT' | 'ID_OVERFLOW' | 'BACKWARD' | 'NOT_INITIALIZED' | 'OPTIMIZER';
 
 export class DistAutogradError extends Error {
   override readonly name = 'DistAutogradError';

@@ -36,7 +36,10 @@ function wrap(ctx: DistAutogradContext, type: Message['type'], msg: Outgoing): O
 function attachRecv(ctx: DistAutogradContext, w: RpcWithAutograd): void {
   const tensors = tensorsRequiringGrad(w.payload);
   if (tensors.length === 0) return;
-  ctx.addRecvFunction(w.metadata.messageId, new RecvRpcBackward(ctx.contextId, w.metadata.messageId, w.fromWorkerId, ctx, tensors, w.reaches ?? null));
+  ctx.addRecvFunction(
+    w.metadata.messageId,
+    new RecvRpcBackward(ctx.contextId, w.metadata.messageId, w.fromWorkerId, ctx, tensors, w.reaches ?? null),
+  );
 }
 
 export function wrapRequest(to: WorkerInfo, msg: Outgoing): Outgoing {
@@ -62,7 +65,9 @@ export async function onForwardRequest(msg: Message, from: WorkerInfo): Promise<
   const ctx = container.getOrCreateContext(w.metadata.contextId);
   ctx.addKnownWorkerId(w.fromWorkerId);
   attachRecv(ctx, w);
-  const reply = await container.current.run(ctx.contextId, () => rpcState().agent.dispatch({ type: w.wrappedType, id: msg.id, payload: w.payload }, from));
+  const reply = await container.current.run(ctx.contextId, () =>
+    rpcState().agent.dispatch({ type: w.wrappedType, id: msg.id, payload: w.payload }, from),
+  );
   ctx.touch();
   return wrap(ctx, MessageType.FORWARD_AUTOGRAD_RESP, reply);
 }

@@ -1,7 +1,15 @@
 // @wiregrad/dist-autograd — explicit named exports only. Importing it plugs into @wiregrad/rpc.
 import './install.js';
 
-export { context, releaseContext, getGradients, retrieveContext, getMaxId, getDebugInfo, currentContextId } from './api.js';
+export {
+  context,
+  releaseContext,
+  getGradients,
+  retrieveContext,
+  getMaxId,
+  getDebugInfo,
+  currentContextId,
+} from './api.js';
 export { backward } from './engine/distEngine.js';
 export { DistAutogradContext } from './context/context.js';
 export type { BackwardPass } from './context/context.js';

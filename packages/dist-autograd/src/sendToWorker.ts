@@ -10,11 +10,17 @@ import { type Message, type MessageType, RpcError, rpcState } from '@wiregrad/rp
  * when this worker is not (or no longer) in a group. Nothing throws synchronously, and no
  * caller sends to a worker that is gone.
  */
-export function sendToWorker(workerId: number, type: MessageType, payload: unknown, timeoutMs?: number): Promise<Message> {
+export function sendToWorker(
+  workerId: number,
+  type: MessageType,
+  payload: unknown,
+  timeoutMs?: number,
+): Promise<Message> {
   try {
     const { agent, defaultTimeoutMs } = rpcState();
     const info = agent.workerInfoById(workerId);
-    if (!info) throw agent.departure(workerId) ?? new RpcError('UNKNOWN_WORKER', `Unknown destination worker rank ${workerId}`);
+    if (!info)
+      throw agent.departure(workerId) ?? new RpcError('UNKNOWN_WORKER', `Unknown destination worker rank ${workerId}`);
     return agent.send(info, { type, payload }, timeoutMs ?? defaultTimeoutMs);
   } catch (e) {
     return Promise.reject(e);

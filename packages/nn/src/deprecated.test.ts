@@ -32,7 +32,10 @@ describe('@wiregrad/autograd/nn and /optim (deprecated for one release)', () => 
     expect(model).toBeInstanceOf(nn.Module);
     const opt = new optim.SGD(model.parameters(), { lr: 0.1 });
     const before = model.parameters()[0]!.detach().clone();
-    model.forward(ones([3, 2])).sum().backward();
+    model
+      .forward(ones([3, 2]))
+      .sum()
+      .backward();
     opt.step();
     expect(model.parameters()[0]!.sub(before).abs().sum().item()).toBeGreaterThan(0);
   });

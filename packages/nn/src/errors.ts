@@ -1,11 +1,5 @@
 export type NnErrorCode =
-  | 'INVALID_ARGUMENT'
-  | 'INVALID_SHAPE'
-  | 'STATE_DICT'
-  | 'KEY_ERROR'
-  | 'INVALID_STATE'
-  | 'UNSUPPORTED'
-  | 'SAFETENSORS';
+  'INVALID_ARGUMENT' | 'INVALID_SHAPE' | 'STATE_DICT' | 'KEY_ERROR' | 'INVALID_STATE' | 'UNSUPPORTED' | 'SAFETENSORS';
 
 /** Errors of @wiregrad/nn; messages are PyTorch's, word for word, where PyTorch has one. */
 export class NnError extends Error {
@@ -24,6 +18,7 @@ export const torchSize = (shape: readonly number[]): string => `torch.Size([${sh
 /** A number as Python's repr prints it in PyTorch's module printouts: `1e-05`, `0.1`, `1.0`. */
 export function pyFloat(x: number): string {
   if (Number.isInteger(x) && Math.abs(x) < 1e16) return x.toFixed(1);
-  if (x !== 0 && (Math.abs(x) < 1e-4 || Math.abs(x) >= 1e16)) return x.toExponential().replace(/e([+-])(\d)$/, 'e$10$2');
+  if (x !== 0 && (Math.abs(x) < 1e-4 || Math.abs(x) >= 1e16))
+    return x.toExponential().replace(/e([+-])(\d)$/, 'e$10$2');
   return String(x);
 }

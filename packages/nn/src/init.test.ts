@@ -3,7 +3,11 @@ import { type Tensor, empty, manualSeed, zeros } from '@wiregrad/autograd';
 import { loadFixture } from './__tests__/fixture.js';
 import { Linear, init } from './index.js';
 
-const T = loadFixture<{ gains: Record<string, number>; leakyGains: [number, number][]; fans: [number[], [number, number]][] }>('modules');
+const T = loadFixture<{
+  gains: Record<string, number>;
+  leakyGains: [number, number][];
+  fans: [number[], [number, number]][];
+}>('modules');
 
 /** min, max, mean and variance of a tensor's values. */
 function stats(t: Tensor): { min: number; max: number; mean: number; var: number } {
@@ -14,14 +18,17 @@ function stats(t: Tensor): { min: number; max: number; mean: number; var: number
 
 describe('nn.init (PyTorch 1.13 formulas, fixtures/modules.json)', () => {
   it('calculateGain for every nonlinearity, and leaky_relu slopes', () => {
-    for (const [name, gain] of Object.entries(T.gains)) expect(init.calculateGain(name as init.Nonlinearity)).toBeCloseTo(gain, 15);
+    for (const [name, gain] of Object.entries(T.gains))
+      expect(init.calculateGain(name as init.Nonlinearity)).toBeCloseTo(gain, 15);
     for (const [a, gain] of T.leakyGains) expect(init.calculateGain('leaky_relu', a)).toBeCloseTo(gain, 15);
     expect(() => init.calculateGain('swish' as init.Nonlinearity)).toThrow('Unsupported nonlinearity swish');
   });
 
   it('fan in / fan out of linear and conv weights', () => {
     for (const [shape, fans] of T.fans) expect(init.calculateFanInAndFanOut(zeros(shape))).toEqual(fans);
-    expect(() => init.calculateFanInAndFanOut(zeros([3]))).toThrow('Fan in and fan out can not be computed for tensor with fewer than 2 dimensions');
+    expect(() => init.calculateFanInAndFanOut(zeros([3]))).toThrow(
+      'Fan in and fan out can not be computed for tensor with fewer than 2 dimensions',
+    );
   });
 
   it('kaimingUniform_ fills U(±gain·√(3/fan)) and kaimingNormal_ has std gain/√fan', () => {
@@ -50,7 +57,10 @@ describe('nn.init (PyTorch 1.13 formulas, fixtures/modules.json)', () => {
     expect(init.constant_(empty([2]), 0.25).tolist()).toEqual([0.25, 0.25]);
     expect(init.ones_(empty([2])).tolist()).toEqual([1, 1]);
     expect(init.zeros_(empty([2])).tolist()).toEqual([0, 0]);
-    expect(init.eye_(empty([2, 3])).tolist()).toEqual([[1, 0, 0], [0, 1, 0]]);
+    expect(init.eye_(empty([2, 3])).tolist()).toEqual([
+      [1, 0, 0],
+      [0, 1, 0],
+    ]);
   });
 
   it('initialisers run under noGrad on parameters that require grad, on any device', () => {

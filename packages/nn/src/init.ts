@@ -3,10 +3,28 @@ import { type Tensor, empty, eye, noGrad, normal_ as fillNormal, uniform_ as fil
 import { NnError } from './errors.js';
 
 export type Nonlinearity =
-  | 'linear' | 'conv1d' | 'conv2d' | 'conv3d' | 'conv_transpose1d' | 'conv_transpose2d' | 'conv_transpose3d'
-  | 'sigmoid' | 'tanh' | 'relu' | 'leaky_relu' | 'selu';
+  | 'linear'
+  | 'conv1d'
+  | 'conv2d'
+  | 'conv3d'
+  | 'conv_transpose1d'
+  | 'conv_transpose2d'
+  | 'conv_transpose3d'
+  | 'sigmoid'
+  | 'tanh'
+  | 'relu'
+  | 'leaky_relu'
+  | 'selu';
 
-const LINEAR_FNS: ReadonlySet<string> = new Set(['linear', 'conv1d', 'conv2d', 'conv3d', 'conv_transpose1d', 'conv_transpose2d', 'conv_transpose3d']);
+const LINEAR_FNS: ReadonlySet<string> = new Set([
+  'linear',
+  'conv1d',
+  'conv2d',
+  'conv3d',
+  'conv_transpose1d',
+  'conv_transpose2d',
+  'conv_transpose3d',
+]);
 
 /** The recommended gain for a nonlinearity (PyTorch's table; `param` is leaky_relu's negative slope, default 0.01). */
 export function calculateGain(nonlinearity: Nonlinearity, param?: number): number {
@@ -14,7 +32,8 @@ export function calculateGain(nonlinearity: Nonlinearity, param?: number): numbe
   if (nonlinearity === 'tanh') return 5.0 / 3;
   if (nonlinearity === 'relu') return Math.sqrt(2.0);
   if (nonlinearity === 'leaky_relu') {
-    if (param !== undefined && typeof param !== 'number') throw new NnError('INVALID_ARGUMENT', `negative_slope ${String(param)} not a valid number`);
+    if (param !== undefined && typeof param !== 'number')
+      throw new NnError('INVALID_ARGUMENT', `negative_slope ${String(param)} not a valid number`);
     const slope = param ?? 0.01;
     return Math.sqrt(2.0 / (1 + slope ** 2));
   }
@@ -24,7 +43,11 @@ export function calculateGain(nonlinearity: Nonlinearity, param?: number): numbe
 
 /** [fanIn, fanOut]: dim 1 and dim 0 times the receptive field (the product of the dims after 1). */
 export function calculateFanInAndFanOut(t: Tensor): [number, number] {
-  if (t.ndim < 2) throw new NnError('INVALID_ARGUMENT', 'Fan in and fan out can not be computed for tensor with fewer than 2 dimensions');
+  if (t.ndim < 2)
+    throw new NnError(
+      'INVALID_ARGUMENT',
+      'Fan in and fan out can not be computed for tensor with fewer than 2 dimensions',
+    );
   const receptive = t.shape.slice(2).reduce((a, b) => a * b, 1);
   return [t.shape[1]! * receptive, t.shape[0]! * receptive];
 }
@@ -32,14 +55,17 @@ export function calculateFanInAndFanOut(t: Tensor): [number, number] {
 export type FanMode = 'fan_in' | 'fan_out';
 
 function correctFan(t: Tensor, mode: FanMode): number {
-  if (mode !== 'fan_in' && mode !== 'fan_out') throw new NnError('INVALID_ARGUMENT', `Mode ${String(mode)} not supported, please use one of fan_in, fan_out`);
+  if (mode !== 'fan_in' && mode !== 'fan_out')
+    throw new NnError('INVALID_ARGUMENT', `Mode ${String(mode)} not supported, please use one of fan_in, fan_out`);
   const [fanIn, fanOut] = calculateFanInAndFanOut(t);
   return mode === 'fan_in' ? fanIn : fanOut;
 }
 
 /** Fills `t` in place under noGrad; values are drawn on the cpu (one generator for every device) and copied over. */
 function fill(t: Tensor, draw: (cpu: Tensor) => Tensor): Tensor {
-  return noGrad(() => (t.device.type === 'cpu' ? draw(t) : t.copy_(draw(empty([...t.shape], { dtype: t.dtype })).to(t.device))));
+  return noGrad(() =>
+    t.device.type === 'cpu' ? draw(t) : t.copy_(draw(empty([...t.shape], { dtype: t.dtype })).to(t.device)),
+  );
 }
 
 /** Values uniform in [a, b). */

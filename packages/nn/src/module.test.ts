@@ -43,7 +43,13 @@ describe('Module', () => {
     const net = new Net();
     expect(net.namedBuffers().map(([n]) => n)).toEqual(['running_total', 'scratch']);
     expect(net.buffers()).toEqual([net.getBuffer('running_total'), net.getBuffer('scratch')]);
-    expect(Object.keys(net.stateDict())).toEqual(['scale', 'running_total', 'fc1.weight', 'fc1.bias', 'block.1.weight']);
+    expect(Object.keys(net.stateDict())).toEqual([
+      'scale',
+      'running_total',
+      'fc1.weight',
+      'fc1.bias',
+      'block.1.weight',
+    ]);
     expect(() => net.getBuffer('nope')).toThrow("Net has no buffer named 'nope'");
     expect(() => net.registerBuffer('a.b', null)).toThrow(expect.objectContaining({ code: 'KEY_ERROR' }));
   });
@@ -52,7 +58,13 @@ describe('Module', () => {
     const net = new Net();
     expect(net.namedChildren().map(([n]) => n)).toEqual(['fc1', 'block']);
     expect(net.children()).toEqual([net.fc1, net.block]);
-    expect(net.namedModules().map(([n, m]) => `${n}:${m.constructor.name}`)).toEqual([':Net', 'fc1:Linear', 'block:Sequential', 'block.0:ReLU', 'block.1:Linear']);
+    expect(net.namedModules().map(([n, m]) => `${n}:${m.constructor.name}`)).toEqual([
+      ':Net',
+      'fc1:Linear',
+      'block:Sequential',
+      'block.0:ReLU',
+      'block.1:Linear',
+    ]);
     expect(net.modules()).toHaveLength(5);
   });
 
@@ -66,7 +78,10 @@ describe('Module', () => {
 
   it('zeroGrad() sets every gradient to null, or to zeros in place with setToNone: false', () => {
     const net = new Net();
-    net.forward(randn([4, 2])).sum().backward();
+    net
+      .forward(randn([4, 2]))
+      .sum()
+      .backward();
     expect(net.parameters().every((p) => p.grad !== null)).toBe(true);
     net.zeroGrad({ setToNone: false });
     expect(net.parameters().map((p) => p.grad!.abs().sum().item())).toEqual([0, 0, 0, 0]);
@@ -77,7 +92,10 @@ describe('Module', () => {
   it('to(dtype) casts floating parameters and buffers into new Parameters; to(device) moves them', () => {
     const net = new Net();
     const before = net.fc1.weight;
-    net.forward(randn([1, 2])).sum().backward();
+    net
+      .forward(randn([1, 2]))
+      .sum()
+      .backward();
     net.to('float64');
     expect(net.fc1.weight).toBeInstanceOf(Parameter);
     expect(net.fc1.weight).not.toBe(before);

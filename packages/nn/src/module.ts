@@ -1,7 +1,22 @@
-import { DTYPES, type DType, type DeviceLike, type Tensor, type ToTarget, Device, isFloatingPoint, noGrad } from '@wiregrad/autograd';
+import {
+  DTYPES,
+  type DType,
+  type DeviceLike,
+  type Tensor,
+  type ToTarget,
+  Device,
+  isFloatingPoint,
+  noGrad,
+} from '@wiregrad/autograd';
 import { NnError } from './errors.js';
 import { Parameter } from './parameter.js';
-import { type IncompatibleKeys, type LoadStateDictOptions, type StateDict, loadStateDict, stateDict } from './stateDict.js';
+import {
+  type IncompatibleKeys,
+  type LoadStateDictOptions,
+  type StateDict,
+  loadStateDict,
+  stateDict,
+} from './stateDict.js';
 
 /** Any module, whatever its forward takes and returns (method parameters are bivariant). */
 export type AnyModule = Module<never[], unknown>;
@@ -13,7 +28,8 @@ interface Buffers {
 const buffersOf = new WeakMap<object, Buffers>();
 
 /** A leaf that requires grad assigned to a property: a parameter, as before `Parameter` existed. */
-const isLegacyParameter = (v: object): v is Tensor => 'storage' in v && 'requiresGrad' in v && (v as Tensor).requiresGrad && (v as Tensor).isLeaf;
+const isLegacyParameter = (v: object): v is Tensor =>
+  'storage' in v && 'requiresGrad' in v && (v as Tensor).requiresGrad && (v as Tensor).isLeaf;
 
 /**
  * Note [Module members]
@@ -98,7 +114,11 @@ export abstract class Module<In extends unknown[] = [Tensor], Out = Tensor> {
   private ownParameters(): [string, Tensor][] {
     const out: [string, Tensor][] = [];
     for (const [key, value] of Object.entries(this)) {
-      if (value instanceof Parameter || (typeof value === 'object' && value !== null && !(value instanceof Module) && isLegacyParameter(value))) out.push([key, value as Tensor]);
+      if (
+        value instanceof Parameter ||
+        (typeof value === 'object' && value !== null && !(value instanceof Module) && isLegacyParameter(value))
+      )
+        out.push([key, value as Tensor]);
     }
     return out;
   }
@@ -106,7 +126,9 @@ export abstract class Module<In extends unknown[] = [Tensor], Out = Tensor> {
   private ownBuffers(persistentOnly: boolean): [string, Tensor][] {
     const b = buffersOf.get(this);
     if (!b) return [];
-    return [...b.tensors].filter((e): e is [string, Tensor] => e[1] !== null && !(persistentOnly && b.nonPersistent.has(e[0])));
+    return [...b.tensors].filter(
+      (e): e is [string, Tensor] => e[1] !== null && !(persistentOnly && b.nonPersistent.has(e[0])),
+    );
   }
 
   /** Named parameters: own first, then each child's, each tensor once (PyTorch's named_parameters()). */
@@ -126,7 +148,10 @@ export abstract class Module<In extends unknown[] = [Tensor], Out = Tensor> {
     return this.namedBuffers({ recurse }).map(([, b]) => b);
   }
 
-  private namedMembers(own: (m: Module<never[], unknown>) => [string, Tensor][], opts: { prefix?: string; recurse?: boolean }): [string, Tensor][] {
+  private namedMembers(
+    own: (m: Module<never[], unknown>) => [string, Tensor][],
+    opts: { prefix?: string; recurse?: boolean },
+  ): [string, Tensor][] {
     const { prefix = '', recurse = true } = opts;
     const mods: [string, AnyModule][] = recurse ? this.namedModules(prefix) : [[prefix, this as AnyModule]];
     const seen = new Set<Tensor>();
@@ -197,7 +222,11 @@ export abstract class Module<In extends unknown[] = [Tensor], Out = Tensor> {
    */
   to(target: ToTarget): this {
     const { device, dtype } = splitTarget(target);
-    const convert = (t: Tensor): Tensor => t.to({ ...(device !== undefined && { device }), ...(dtype !== undefined && isFloatingPoint(t.dtype) && { dtype }) });
+    const convert = (t: Tensor): Tensor =>
+      t.to({
+        ...(device !== undefined && { device }),
+        ...(dtype !== undefined && isFloatingPoint(t.dtype) && { dtype }),
+      });
     noGrad(() => {
       for (const m of this.modules()) {
         for (const [key, p] of m.ownParameters()) {
@@ -230,6 +259,9 @@ export abstract class Module<In extends unknown[] = [Tensor], Out = Tensor> {
 
 function splitTarget(target: ToTarget): { device?: DeviceLike; dtype?: DType } {
   if (target instanceof Device) return { device: target };
-  if (typeof target === 'string') return (DTYPES as readonly string[]).includes(target) ? { dtype: target as DType } : { device: target as DeviceLike };
+  if (typeof target === 'string')
+    return (DTYPES as readonly string[]).includes(target)
+      ? { dtype: target as DType }
+      : { device: target as DeviceLike };
   return target;
 }

@@ -10,7 +10,14 @@ interface Fixture {
   notATensor: string;
   nonStrict: { missing: string[]; unexpected: string[] };
   nonStrictSizeMismatch: string;
-  mlp: { x: number[][]; target: number[]; stateDict: Record<string, NestedArray>; loss: number; lossSum: number; grads: Record<string, NestedArray> };
+  mlp: {
+    x: number[][];
+    target: number[];
+    stateDict: Record<string, NestedArray>;
+    loss: number;
+    lossSum: number;
+    grads: Record<string, NestedArray>;
+  };
 }
 const T = loadFixture<Fixture>('modules');
 const mlp3 = () => new Sequential(new Linear(2, 3), new ReLU(), new Linear(3, 1));
@@ -68,7 +75,10 @@ describe('stateDict / loadStateDict (PyTorch 1.13 keys and messages, fixtures/mo
   });
 
   it('strict: false returns the missing and unexpected keys in PyTorch’s order', () => {
-    const r = mlp3().loadStateDict({ '0.weight': zeros([3, 2]), '1.foo': zeros([1]), bar: zeros([1]) }, { strict: false });
+    const r = mlp3().loadStateDict(
+      { '0.weight': zeros([3, 2]), '1.foo': zeros([1]), bar: zeros([1]) },
+      { strict: false },
+    );
     expect(r).toEqual({ missingKeys: T.nonStrict.missing, unexpectedKeys: T.nonStrict.unexpected });
   });
 

@@ -56,13 +56,17 @@ export function loadStateDict(module: AnyModule, sd: StateDict, opts: LoadStateD
       }
       let input: unknown = sd[key];
       if (!(input instanceof Tensor)) {
-        errors.push(`While copying the parameter named "${key}", expected torch.Tensor or Tensor-like object from checkpoint but received ${describe(input)}`);
+        errors.push(
+          `While copying the parameter named "${key}", expected torch.Tensor or Tensor-like object from checkpoint but received ${describe(input)}`,
+        );
         continue;
       }
       if (param.ndim === 0 && input.ndim === 1) input = input.select(0, 0);
       const value = input as Tensor;
       if (value.shape.length !== param.shape.length || value.shape.some((s, i) => s !== param.shape[i])) {
-        errors.push(`size mismatch for ${key}: copying a param with shape ${torchSize(value.shape)} from checkpoint, the shape in current model is ${torchSize(param.shape)}.`);
+        errors.push(
+          `size mismatch for ${key}: copying a param with shape ${torchSize(value.shape)} from checkpoint, the shape in current model is ${torchSize(param.shape)}.`,
+        );
         continue;
       }
       try {
@@ -81,16 +85,26 @@ export function loadStateDict(module: AnyModule, sd: StateDict, opts: LoadStateD
     }
     for (const [name, child] of children) {
       const childPrefix = `${prefix}${name}.`;
-      load(child, local.filter((k) => k.startsWith(childPrefix)), childPrefix);
+      load(
+        child,
+        local.filter((k) => k.startsWith(childPrefix)),
+        childPrefix,
+      );
     }
   };
   load(module, Object.keys(sd), '');
 
   if (strict) {
-    if (unexpectedKeys.length > 0) errors.unshift(`Unexpected key(s) in state_dict: ${unexpectedKeys.map((k) => `"${k}"`).join(', ')}. `);
-    if (missingKeys.length > 0) errors.unshift(`Missing key(s) in state_dict: ${missingKeys.map((k) => `"${k}"`).join(', ')}. `);
+    if (unexpectedKeys.length > 0)
+      errors.unshift(`Unexpected key(s) in state_dict: ${unexpectedKeys.map((k) => `"${k}"`).join(', ')}. `);
+    if (missingKeys.length > 0)
+      errors.unshift(`Missing key(s) in state_dict: ${missingKeys.map((k) => `"${k}"`).join(', ')}. `);
   }
-  if (errors.length > 0) throw new NnError('STATE_DICT', `Error(s) in loading state_dict for ${module.constructor.name}:\n\t${errors.join('\n\t')}`);
+  if (errors.length > 0)
+    throw new NnError(
+      'STATE_DICT',
+      `Error(s) in loading state_dict for ${module.constructor.name}:\n\t${errors.join('\n\t')}`,
+    );
   return { missingKeys, unexpectedKeys };
 }
 

@@ -17,7 +17,12 @@ describe('training end to end', () => {
     manualSeed(3);
     const model = new Sequential(new Linear(2, 8), new ReLU(), new Linear(8, 2));
     const opt = new SGD(model.parameters(), { lr: 0.1, momentum: 0.9 });
-    const xs = tensor([[0, 0], [0, 1], [1, 0], [1, 1]]);
+    const xs = tensor([
+      [0, 0],
+      [0, 1],
+      [1, 0],
+      [1, 1],
+    ]);
     const ys = tensor(new Int32Array([0, 1, 1, 0]));
     for (let i = 0; i < 300; i++) {
       opt.zeroGrad();

@@ -49,31 +49,57 @@ export interface InitOptions {
   backendOptions?: BackendOptions;
 }
 
-const KNOWN_OPTIONS = new Set(['initMethod', 'rpcTimeout', 'numWorkerThreads', 'deviceMaps', 'devices', 'listenAddress', 'maxMessageBytes', 'heartbeatMs', 'deadAfterHeartbeats', 'batchMessages', 'curve', 'onProtocolError']);
+const KNOWN_OPTIONS = new Set([
+  'initMethod',
+  'rpcTimeout',
+  'numWorkerThreads',
+  'deviceMaps',
+  'devices',
+  'listenAddress',
+  'maxMessageBytes',
+  'heartbeatMs',
+  'deadAfterHeartbeats',
+  'batchMessages',
+  'curve',
+  'onProtocolError',
+]);
 
 function positiveInteger(name: string, v: unknown): void {
-  if (v !== undefined && !(Number.isSafeInteger(v) && (v as number) > 0)) throw new RpcError('INVALID_ARGUMENT', `${name} must be a positive integer, got ${String(v)}`);
+  if (v !== undefined && !(Number.isSafeInteger(v) && (v as number) > 0))
+    throw new RpcError('INVALID_ARGUMENT', `${name} must be a positive integer, got ${String(v)}`);
 }
 
-function checkOptions(name: string, opts: InitOptions): Required<Pick<BackendOptions, 'rpcTimeout' | 'numWorkerThreads'>> {
+function checkOptions(
+  name: string,
+  opts: InitOptions,
+): Required<Pick<BackendOptions, 'rpcTimeout' | 'numWorkerThreads'>> {
   const nameError = validateWorkerName(name);
   if (nameError) throw new RpcError('INVALID_ARGUMENT', nameError);
   const { rank, worldSize, backendOptions = {} } = opts ?? ({} as InitOptions);
   if (worldSize !== undefined) {
-    if (!Number.isInteger(worldSize) || worldSize < 1) throw new RpcError('INVALID_ARGUMENT', `worldSize must be a positive integer, got ${String(worldSize)}`);
-    if (!Number.isInteger(rank) || rank! < 0 || rank! >= worldSize) throw new RpcError('INVALID_ARGUMENT', `rank must be an integer in [0, ${worldSize}), got ${String(rank)}`);
+    if (!Number.isInteger(worldSize) || worldSize < 1)
+      throw new RpcError('INVALID_ARGUMENT', `worldSize must be a positive integer, got ${String(worldSize)}`);
+    if (!Number.isInteger(rank) || rank! < 0 || rank! >= worldSize)
+      throw new RpcError('INVALID_ARGUMENT', `rank must be an integer in [0, ${worldSize}), got ${String(rank)}`);
   } else if (rank !== undefined && (!Number.isInteger(rank) || rank < 0 || rank >= 1 << 16)) {
     throw new RpcError('INVALID_ARGUMENT', `rank must be an integer in [0, 65536), got ${String(rank)}`);
   }
-  for (const k of Object.keys(backendOptions)) if (!KNOWN_OPTIONS.has(k)) throw new RpcError('INVALID_ARGUMENT', `unknown backend option '${k}'`);
+  for (const k of Object.keys(backendOptions))
+    if (!KNOWN_OPTIONS.has(k)) throw new RpcError('INVALID_ARGUMENT', `unknown backend option '${k}'`);
   const rpcTimeout = backendOptions.rpcTimeout ?? 60;
-  if (typeof rpcTimeout !== 'number' || !(rpcTimeout >= 0)) throw new RpcError('INVALID_ARGUMENT', `rpcTimeout must be a non-negative number of seconds, got ${String(rpcTimeout)}`);
+  if (typeof rpcTimeout !== 'number' || !(rpcTimeout >= 0))
+    throw new RpcError(
+      'INVALID_ARGUMENT',
+      `rpcTimeout must be a non-negative number of seconds, got ${String(rpcTimeout)}`,
+    );
   const numWorkerThreads = backendOptions.numWorkerThreads ?? 16;
   positiveInteger('numWorkerThreads', numWorkerThreads);
   positiveInteger('maxMessageBytes', backendOptions.maxMessageBytes);
   positiveInteger('heartbeatMs', backendOptions.heartbeatMs);
   positiveInteger('deadAfterHeartbeats', backendOptions.deadAfterHeartbeats);
-  for (const d of backendOptions.devices ?? []) if (!/^(cpu|gpu(:\d+)?)$/.test(d)) throw new RpcError('DEVICE_MAP', `invalid device '${d}' in backendOptions.devices`);
+  for (const d of backendOptions.devices ?? [])
+    if (!/^(cpu|gpu(:\d+)?)$/.test(d))
+      throw new RpcError('DEVICE_MAP', `invalid device '${d}' in backendOptions.devices`);
   return { rpcTimeout, numWorkerThreads };
 }
 
@@ -108,7 +134,8 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
     },
     admit: (payload, from) => {
       const r = payload as Record_;
-      if (r?.name !== from || !Number.isInteger(r.rank)) throw new RpcError('PROTOCOL', `malformed JOIN_REQ from '${from}'`);
+      if (r?.name !== from || !Number.isInteger(r.rank))
+        throw new RpcError('PROTOCOL', `malformed JOIN_REQ from '${from}'`);
       const info = new WorkerInfo(r.name, r.rank);
       agent.addPeer(peerSpec(name, b, r, info));
       emitJoin(info);
@@ -116,11 +143,22 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
   });
   if (b.curve?.serverKeys) for (const key of Object.values(b.curve.serverKeys)) agent.allowedKeys.add(key);
   installHandlers(agent);
-  for (const [type, handler] of Object.entries(rpcAutogradHooks().handlers ?? {})) agent.registerHandler(Number(type) as MessageType, handler!);
+  for (const [type, handler] of Object.entries(rpcAutogradHooks().handlers ?? {}))
+    agent.registerHandler(Number(type) as MessageType, handler!);
   try {
     const initMethod = b.initMethod ?? 'env://';
-    const address = await advertisedAddress(await agent.bind(b.listenAddress ?? 'tcp://127.0.0.1:0'), storeAddress(initMethod));
-    const record: Record_ = { name, rank: opts.rank ?? -1, address, publicKey: b.curve?.publicKey ?? null, maxMessageBytes, deviceMaps: b.deviceMaps ?? {} };
+    const address = await advertisedAddress(
+      await agent.bind(b.listenAddress ?? 'tcp://127.0.0.1:0'),
+      storeAddress(initMethod),
+    );
+    const record: Record_ = {
+      name,
+      rank: opts.rank ?? -1,
+      address,
+      publicKey: b.curve?.publicKey ?? null,
+      maxMessageBytes,
+      deviceMaps: b.deviceMaps ?? {},
+    };
     let records: Record_[];
     let rank: number;
     if (hostsStore) {
@@ -132,7 +170,11 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
     }
     const self = new WorkerInfo(name, rank);
     agent.setSelf(self);
-    validateDeviceMaps(name, b.deviceMaps ?? {}, records.map((r) => r.name));
+    validateDeviceMaps(
+      name,
+      b.deviceMaps ?? {},
+      records.map((r) => r.name),
+    );
     resetBarrier();
     rpcAutogradHooks().onInit?.(rank, opts.worldSize ?? records.length);
     agent.connect(records.map((r) => peerSpec(name, b, r, r.name === name ? self : new WorkerInfo(r.name, r.rank))));
@@ -162,7 +204,9 @@ function peerSpec(self: string, b: BackendOptions, r: Record_, info: WorkerInfo)
 /** A joiner tells every member of the table who it is (JOIN_REQ) before initRpc resolves (Note [Membership]). */
 async function announce(agent: Agent, record: Record_, timeoutMs: number): Promise<void> {
   const others = agent.workerInfos().filter((w) => w !== agent.self);
-  const results = await Promise.allSettled(others.map((w) => agent.send(w, { type: MessageType.JOIN_REQ, payload: record }, timeoutMs)));
+  const results = await Promise.allSettled(
+    others.map((w) => agent.send(w, { type: MessageType.JOIN_REQ, payload: record }, timeoutMs)),
+  );
   results.forEach((r, i) => {
     // a member that died meanwhile is not one any more; any other refusal fails the join
     if (r.status === 'rejected' && (r.reason as RpcError).code !== 'PEER_DISCONNECTED') {
@@ -190,7 +234,12 @@ export interface CallOptions {
  * Passed by its registered name, the caller states the result type: `rpcSync<Tensor>('w1', 'square', [x])`.
  */
 /** Runs `fn(...args)` on `to` and returns a Future of its result (torch.distributed.rpc.rpc_async). */
-export function rpcAsync<F extends RegisteredFunction>(to: To, fn: F, args?: Parameters<F>, opts?: CallOptions): Future<Awaited<ReturnType<F>>>;
+export function rpcAsync<F extends RegisteredFunction>(
+  to: To,
+  fn: F,
+  args?: Parameters<F>,
+  opts?: CallOptions,
+): Future<Awaited<ReturnType<F>>>;
 export function rpcAsync<T = unknown>(to: To, fn: string, args?: unknown[], opts?: CallOptions): Future<T>;
 export function rpcAsync<T = unknown>(to: To, fn: unknown, args: unknown[] = [], opts: CallOptions = {}): Future<T> {
   return Future.from(call<T>(to, fn, args, opts));
@@ -208,14 +257,24 @@ function call<T>(to: To, fn: unknown, args: unknown[], opts: CallOptions): Promi
 }
 
 /** Runs `fn(...args)` on `to` and resolves with its result (torch.distributed.rpc.rpc_sync; Note [Typed calls]). */
-export function rpcSync<F extends RegisteredFunction>(to: To, fn: F, args?: Parameters<F>, opts?: CallOptions): Promise<Awaited<ReturnType<F>>>;
+export function rpcSync<F extends RegisteredFunction>(
+  to: To,
+  fn: F,
+  args?: Parameters<F>,
+  opts?: CallOptions,
+): Promise<Awaited<ReturnType<F>>>;
 export function rpcSync<T = unknown>(to: To, fn: string, args?: unknown[], opts?: CallOptions): Promise<T>;
 export function rpcSync<T = unknown>(to: To, fn: unknown, args: unknown[] = [], opts: CallOptions = {}): Promise<T> {
   return call<T>(to, fn, args, opts); // no Future in between: fewer promise hops on the hot path
 }
 
 /** Runs `fn(...args)` on `to`, keeping the result there; returns an RRef to it (torch.distributed.rpc.remote). */
-export function remote<F extends RegisteredFunction>(to: To, fn: F, args?: Parameters<F>, opts?: CallOptions): RRef<Awaited<ReturnType<F>>>;
+export function remote<F extends RegisteredFunction>(
+  to: To,
+  fn: F,
+  args?: Parameters<F>,
+  opts?: CallOptions,
+): RRef<Awaited<ReturnType<F>>>;
 export function remote<T = unknown>(to: To, fn: string, args?: unknown[], opts?: CallOptions): RRef<T>;
 export function remote<T = unknown>(to: To, fn: unknown, args: unknown[] = [], opts: CallOptions = {}): RRef<T> {
   const { self } = rpcState();
@@ -260,7 +319,8 @@ export function getRpcTimeout(): number {
 /** Changes the default timeout for calls made from now on (in-flight calls keep theirs). */
 export function setRpcTimeout(seconds: number): void {
   const s = rpcState();
-  if (typeof seconds !== 'number' || !(seconds >= 0)) throw new RpcError('INVALID_ARGUMENT', `timeout must be a non-negative number of seconds, got ${String(seconds)}`);
+  if (typeof seconds !== 'number' || !(seconds >= 0))
+    throw new RpcError('INVALID_ARGUMENT', `timeout must be a non-negative number of seconds, got ${String(seconds)}`);
   s.defaultTimeoutMs = seconds * 1000;
 }
 
@@ -284,7 +344,8 @@ export async function shutdown(opts: ShutdownOptions = {}): Promise<void> {
   const timeout = (opts.timeout ?? 60) * 1000;
   let error: unknown = null;
   try {
-    if (opts.graceful !== false) await (s.dynamic && s.self.id !== 0 ? leaveGroup(s, timeout) : shutdownBarrier(s, timeout));
+    if (opts.graceful !== false)
+      await (s.dynamic && s.self.id !== 0 ? leaveGroup(s, timeout) : shutdownBarrier(s, timeout));
   } catch (e) {
     error = e;
   } finally {
@@ -299,7 +360,12 @@ export async function shutdown(opts: ShutdownOptions = {}): Promise<void> {
 }
 
 /** Bytes and messages this worker's agent has sent and received since initRpc. */
-export function getRpcStats(): { bytesSent: number; bytesReceived: number; messagesSent: number; messagesReceived: number } {
+export function getRpcStats(): {
+  bytesSent: number;
+  bytesReceived: number;
+  messagesSent: number;
+  messagesReceived: number;
+} {
   const { bytesSent, bytesReceived, messagesSent, messagesReceived } = rpcState().agent.stats;
   return { bytesSent, bytesReceived, messagesSent, messagesReceived };
 }
@@ -316,7 +382,10 @@ function rrefProxies(rref: RRef) {
   const call = (kind: (to: To, fn: string, args: unknown[], opts: CallOptions) => unknown, timeout?: number) =>
     methodProxy((method, args) => kind(rref.owner(), '_wiregrad.rrefCallMethod', [rref, method, args], { timeout }));
   return {
-    rpcSync: (timeout?: number) => methodProxy((method, args) => rpcSync(rref.owner(), '_wiregrad.rrefCallMethod', [rref, method, args], { timeout })),
+    rpcSync: (timeout?: number) =>
+      methodProxy((method, args) =>
+        rpcSync(rref.owner(), '_wiregrad.rrefCallMethod', [rref, method, args], { timeout }),
+      ),
     rpcAsync: (timeout?: number) => call(rpcAsync, timeout),
     remote: (timeout?: number) => call(remote, timeout),
   };

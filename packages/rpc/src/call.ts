@@ -11,13 +11,21 @@ export function resolveWorker(to: To): WorkerInfo {
   const { agent } = rpcState();
   if (to instanceof WorkerInfo) {
     const known = agent.workerInfo(to.name);
-    if (!known || known.id !== to.id) throw agent.departure(to.id) ?? new RpcError('UNKNOWN_WORKER', `Unknown destination worker ${to.name}`);
+    if (!known || known.id !== to.id)
+      throw agent.departure(to.id) ?? new RpcError('UNKNOWN_WORKER', `Unknown destination worker ${to.name}`);
     return known;
   }
   if (typeof to === 'number') {
     if (!Number.isInteger(to)) throw new RpcError('INVALID_ARGUMENT', `worker rank must be an integer, got ${to}`);
     const info = agent.workerInfoById(to);
-    if (!info) throw agent.departure(to) ?? new RpcError('UNKNOWN_WORKER', `Unknown destination worker rank ${to} (world size ${agent.workerInfos().length})`);
+    if (!info)
+      throw (
+        agent.departure(to) ??
+        new RpcError(
+          'UNKNOWN_WORKER',
+          `Unknown destination worker rank ${to} (world size ${agent.workerInfos().length})`,
+        )
+      );
     return info;
   }
   if (typeof to === 'string') {

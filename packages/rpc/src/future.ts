@@ -67,7 +67,10 @@ export class Future<T> implements PromiseLike<T> {
     return this.promise;
   }
 
-  then<R1 = T, R2 = never>(onFulfilled?: ((v: T) => R1 | PromiseLike<R1>) | null, onRejected?: ((e: unknown) => R2 | PromiseLike<R2>) | null): Future<R1 | R2> {
+  then<R1 = T, R2 = never>(
+    onFulfilled?: ((v: T) => R1 | PromiseLike<R1>) | null,
+    onRejected?: ((e: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Future<R1 | R2> {
     return Future.from(this.promise.then(onFulfilled, onRejected));
   }
 

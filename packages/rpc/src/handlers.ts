@@ -18,9 +18,14 @@ interface CallPayload {
  */
 export async function runFunction(payload: unknown, self: WorkerInfo): Promise<unknown> {
   const { fn, args } = (payload ?? {}) as Partial<CallPayload>;
-  if (typeof fn !== 'string' || !Array.isArray(args)) throw new RpcError('PROTOCOL', 'a call needs {fn: string, args: array}');
+  if (typeof fn !== 'string' || !Array.isArray(args))
+    throw new RpcError('PROTOCOL', 'a call needs {fn: string, args: array}');
   const f = lookupFunction(fn);
-  if (!f) throw new RpcError('UNKNOWN_FUNCTION', `function '${fn}' is not registered on ${self}; register(name, fn) it on every worker`);
+  if (!f)
+    throw new RpcError(
+      'UNKNOWN_FUNCTION',
+      `function '${fn}' is not registered on ${self}; register(name, fn) it on every worker`,
+    );
   const pending = pendingOwnerValues(args);
   if (pending) await pending;
   return await (f as (...a: unknown[]) => unknown)(...args);
@@ -35,7 +40,10 @@ const RET: Partial<Record<number, MessageType>> = {
 export function installHandlers(agent: Agent): void {
   const self = agent.self;
   for (const type of [MessageType.SCRIPT_CALL, MessageType.PYTHON_CALL] as const) {
-    agent.registerHandler(type, async (msg) => ({ type: RET[type]!, payload: { value: await runFunction(msg.payload, self) } }));
+    agent.registerHandler(type, async (msg) => ({
+      type: RET[type]!,
+      payload: { value: await runFunction(msg.payload, self) },
+    }));
   }
   for (const type of [MessageType.SCRIPT_REMOTE_CALL, MessageType.PYTHON_REMOTE_CALL] as const) {
     agent.registerHandler(type, async (msg) => {

@@ -65,5 +65,8 @@ export function installOnce<T extends object>(slot: string, what: string, instal
 }
 
 function alreadyInstalled(slot: string, what: string): RpcError {
-  return new RpcError('ALREADY_INSTALLED', `${slot}: ${what} is already installed and installs once (is a package that installs it loaded twice?)`);
+  return new RpcError(
+    'ALREADY_INSTALLED',
+    `${slot}: ${what} is already installed and installs once (is a package that installs it loaded twice?)`,
+  );
 }

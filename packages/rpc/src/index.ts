@@ -2,7 +2,21 @@
 import './rref/proxy.js';
 import './rref/rrefWire.js';
 
-export { initRpc, rpcSync, rpcAsync, remote, shutdown, getWorkerInfo, getWorkerInfos, getRpcTimeout, setRpcTimeout, getRRefDebugInfo, getRpcStats, curveKeyPair, register } from './api.js';
+export {
+  initRpc,
+  rpcSync,
+  rpcAsync,
+  remote,
+  shutdown,
+  getWorkerInfo,
+  getWorkerInfos,
+  getRpcTimeout,
+  setRpcTimeout,
+  getRRefDebugInfo,
+  getRpcStats,
+  curveKeyPair,
+  register,
+} from './api.js';
 export type { BackendOptions, InitOptions, CallOptions, ShutdownOptions } from './api.js';
 export { Future, waitAll } from './future.js';
 export { onWorkerJoin, onWorkerLeave } from './membership.js';
@@ -12,7 +26,14 @@ export type { GloballyUniqueId } from './rref/globallyUniqueId.js';
 export { WorkerInfo } from './agent/workerInfo.js';
 export { RpcError, NOT_INITIALIZED_MESSAGE } from './errors.js';
 export type { RpcErrorCode } from './errors.js';
-export { MessageType, MessageTypeFlags, isRequest, isResponse, messageKind, messageTypeName } from './messages/messageType.js';
+export {
+  MessageType,
+  MessageTypeFlags,
+  isRequest,
+  isResponse,
+  messageKind,
+  messageTypeName,
+} from './messages/messageType.js';
 export type { MessageKind } from './messages/messageType.js';
 export type { Message } from './messages/message.js';
 export { encodeMessage, decodeMessage } from './messages/message.js';

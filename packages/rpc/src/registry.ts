@@ -23,7 +23,8 @@ const nameOf = new Map<Fn, string>();
  * `rpc_sync("w1", torch.add, (a, b))`.
  */
 export function register(name: string, fn: Fn): void {
-  if (typeof name !== 'string' || name.length === 0) throw new RpcError('INVALID_ARGUMENT', 'register(name, fn) needs a non-empty name');
+  if (typeof name !== 'string' || name.length === 0)
+    throw new RpcError('INVALID_ARGUMENT', 'register(name, fn) needs a non-empty name');
   if (typeof fn !== 'function') throw new RpcError('INVALID_ARGUMENT', 'function should be callable.');
   const existing = byName.get(name);
   if (existing && existing !== fn) nameOf.delete(existing);
@@ -41,7 +42,10 @@ export function functionName(fn: unknown): string {
   if (typeof fn !== 'function') throw new RpcError('INVALID_ARGUMENT', 'function should be callable.');
   const name = nameOf.get(fn as Fn);
   if (!name) {
-    throw new RpcError('UNKNOWN_FUNCTION', `function ${fn.name || '<anonymous>'} is not registered: call register(name, fn) on every worker and pass it or its name`);
+    throw new RpcError(
+      'UNKNOWN_FUNCTION',
+      `function ${fn.name || '<anonymous>'} is not registered: call register(name, fn) on every worker and pass it or its name`,
+    );
   }
   return name;
 }
@@ -58,21 +62,108 @@ export function functionName(fn: unknown): string {
  */
 export const BUILTIN_OPS = [
   // creation
-  'tensor', 'scalarTensor', 'zeros', 'ones', 'full', 'empty', 'eye', 'arange', 'linspace', 'rand', 'randn', 'randint',
-  'zerosLike', 'onesLike', 'fullLike', 'randLike', 'randnLike', 'oneHot',
+  'tensor',
+  'scalarTensor',
+  'zeros',
+  'ones',
+  'full',
+  'empty',
+  'eye',
+  'arange',
+  'linspace',
+  'rand',
+  'randn',
+  'randint',
+  'zerosLike',
+  'onesLike',
+  'fullLike',
+  'randLike',
+  'randnLike',
+  'oneHot',
   // elementwise
-  'abs', 'neg', 'sign', 'exp', 'log', 'log1p', 'sqrt', 'rsqrt', 'sin', 'cos', 'tanh', 'sigmoid', 'relu', 'gelu', 'silu', 'softplus',
-  'add', 'sub', 'mul', 'div', 'pow', 'maximum', 'minimum', 'clamp', 'where', 'maskedFill', 'logicalNot',
-  'eq', 'ne', 'lt', 'le', 'gt', 'ge',
+  'abs',
+  'neg',
+  'sign',
+  'exp',
+  'log',
+  'log1p',
+  'sqrt',
+  'rsqrt',
+  'sin',
+  'cos',
+  'tanh',
+  'sigmoid',
+  'relu',
+  'gelu',
+  'silu',
+  'softplus',
+  'add',
+  'sub',
+  'mul',
+  'div',
+  'pow',
+  'maximum',
+  'minimum',
+  'clamp',
+  'where',
+  'maskedFill',
+  'logicalNot',
+  'eq',
+  'ne',
+  'lt',
+  'le',
+  'gt',
+  'ge',
   // reductions
-  'sum', 'mean', 'prod', 'max', 'min', 'argmax', 'argmin', 'std', 'var', 'logsumexp', 'softmax', 'logSoftmax',
+  'sum',
+  'mean',
+  'prod',
+  'max',
+  'min',
+  'argmax',
+  'argmin',
+  'std',
+  'var',
+  'logsumexp',
+  'softmax',
+  'logSoftmax',
   // linear algebra
-  'matmul', 'mm', 'bmm', 'dot', 'outer',
+  'matmul',
+  'mm',
+  'bmm',
+  'dot',
+  'outer',
   // shape and indexing
-  'reshape', 'view', 'permute', 'transpose', 't', 'squeeze', 'unsqueeze', 'flatten', 'expand', 'contiguous', 'clone', 'detach',
-  'cat', 'stack', 'split', 'chunk', 'narrow', 'select', 'slice', 'gather', 'indexSelect', 'scatterAdd', 'indexAdd',
+  'reshape',
+  'view',
+  'permute',
+  'transpose',
+  't',
+  'squeeze',
+  'unsqueeze',
+  'flatten',
+  'expand',
+  'contiguous',
+  'clone',
+  'detach',
+  'cat',
+  'stack',
+  'split',
+  'chunk',
+  'narrow',
+  'select',
+  'slice',
+  'gather',
+  'indexSelect',
+  'scatterAdd',
+  'indexAdd',
   // neural network ops
-  'conv1d', 'conv2d', 'maxPool2d', 'maxPool2dWithIndices', 'avgPool2d', 'adaptiveAvgPool2d',
+  'conv1d',
+  'conv2d',
+  'maxPool2d',
+  'maxPool2dWithIndices',
+  'avgPool2d',
+  'adaptiveAvgPool2d',
 ] as const;
 
 const builtins = new Set<string>();

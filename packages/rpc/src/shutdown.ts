@@ -26,7 +26,11 @@ async function settled(s: RpcState, deadline: number): Promise<void> {
 }
 
 /** Sends `type` to every other live member; a member that is gone or never answers in time is skipped. */
-async function tellEveryone(s: RpcState, deadline: number, msg: (to: string) => { type: MessageType; payload: unknown }): Promise<void> {
+async function tellEveryone(
+  s: RpcState,
+  deadline: number,
+  msg: (to: string) => { type: MessageType; payload: unknown },
+): Promise<void> {
   const others = s.agent.workerInfos().filter((w) => w !== s.self);
   await Promise.allSettled(others.map((w) => s.agent.send(w, msg(w.name), Math.max(1, deadline - Date.now()))));
 }
@@ -45,9 +49,20 @@ export async function shutdownBarrier(s: RpcState, timeoutMs: number): Promise<v
   const deadline = Date.now() + timeoutMs;
   await settled(s, deadline);
   intents.add(s.self.name);
-  const waitingFor = () => s.agent.workerInfos().filter((w) => !intents.has(w.name)).map((w) => w.name);
-  const sent = tellEveryone(s, deadline, () => ({ type: MessageType.PYTHON_CALL, payload: { fn: '_wiregrad.shutdownIntent', args: [s.self.name] } }));
-  await until(() => waitingFor().length === 0, deadline, () => `shutdown timed out after ${timeoutMs} ms waiting for workers ${waitingFor().join(', ')}`);
+  const waitingFor = () =>
+    s.agent
+      .workerInfos()
+      .filter((w) => !intents.has(w.name))
+      .map((w) => w.name);
+  const sent = tellEveryone(s, deadline, () => ({
+    type: MessageType.PYTHON_CALL,
+    payload: { fn: '_wiregrad.shutdownIntent', args: [s.self.name] },
+  }));
+  await until(
+    () => waitingFor().length === 0,
+    deadline,
+    () => `shutdown timed out after ${timeoutMs} ms waiting for workers ${waitingFor().join(', ')}`,
+  );
   await sent; // every member has heard this worker's intent before its sockets close
 }
 

@@ -34,6 +34,7 @@ export function setRpcState(s: RpcState | null): void {
 /** Seconds (0 = none, undefined = the default) to milliseconds. */
 export function timeoutMs(seconds: number | undefined): number {
   if (seconds === undefined) return rpcState().defaultTimeoutMs;
-  if (typeof seconds !== 'number' || !(seconds >= 0)) throw new RpcError('INVALID_ARGUMENT', `timeout must be a non-negative number of seconds, got ${String(seconds)}`);
+  if (typeof seconds !== 'number' || !(seconds >= 0))
+    throw new RpcError('INVALID_ARGUMENT', `timeout must be a non-negative number of seconds, got ${String(seconds)}`);
   return seconds * 1000;
 }

@@ -82,15 +82,16 @@ if (!proto[PATCHED]) {
 }
 
 // only the main thread's exit ends the process; a worker thread's own process.exit() ends that thread alone
-if (isMainThread) process.on('exit', () => {
-  const threads = [...agentsUp];
-  if (threads.length === 0) return;
-  const closed = new Int32Array(new SharedArrayBuffer(4));
-  const exiting = new BroadcastChannel(CHANNEL);
-  exiting.postMessage({ exiting: threads, closed } satisfies Signal);
-  const deadline = Date.now() + CLOSE_WAIT_MS;
-  for (let seen = 0; seen < threads.length && Date.now() < deadline; seen = Atomics.load(closed, 0)) {
-    Atomics.wait(closed, 0, seen, deadline - Date.now());
-  }
-  exiting.close();
-});
+if (isMainThread)
+  process.on('exit', () => {
+    const threads = [...agentsUp];
+    if (threads.length === 0) return;
+    const closed = new Int32Array(new SharedArrayBuffer(4));
+    const exiting = new BroadcastChannel(CHANNEL);
+    exiting.postMessage({ exiting: threads, closed } satisfies Signal);
+    const deadline = Date.now() + CLOSE_WAIT_MS;
+    for (let seen = 0; seen < threads.length && Date.now() < deadline; seen = Atomics.load(closed, 0)) {
+      Atomics.wait(closed, 0, seen, deadline - Date.now());
+    }
+    exiting.close();
+  });

@@ -19,10 +19,22 @@ const wasmFile = join(dir, 'kernels.wasm');
 // segments or globals that a second instantiation would reset: no runtime, no abort.
 const { error, stderr } = await asc.main([
   join(root, 'assembly/index.ts'),
-  '--outFile', wasmFile,
-  '-O3', '--runtime', 'stub', '--use', 'abort=',
-  '--enable', 'simd', '--enable', 'threads',
-  '--importMemory', '--sharedMemory', '--maximumMemory', '65536', '--noExportMemory',
+  '--outFile',
+  wasmFile,
+  '-O3',
+  '--runtime',
+  'stub',
+  '--use',
+  'abort=',
+  '--enable',
+  'simd',
+  '--enable',
+  'threads',
+  '--importMemory',
+  '--sharedMemory',
+  '--maximumMemory',
+  '65536',
+  '--noExportMemory',
 ]);
 if (error) {
   console.error(stderr.toString());
@@ -42,7 +54,7 @@ console.log(`build-wasm: ${bytes.length} bytes -> ${out.slice(root.length + 1)}`
 
 function sectionIds(wasm) {
   const ids = [];
-  for (let at = 8; at < wasm.length; ) {
+  for (let at = 8; at < wasm.length;) {
     ids.push(wasm[at++]);
     let size = 0;
     for (let shift = 0; ; shift += 7) {

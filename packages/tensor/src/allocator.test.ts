@@ -10,7 +10,9 @@ afterEach(() => setCacheLimit(defaultLimit));
 
 describe('the cpu caching allocator (Note [Caching allocator])', () => {
   it('rounds requests up to 4 buckets per power of two', () => {
-    expect([1024, 1025, 1280, 1281, 4096, 5000, 6144, 7000].map(bucketBytes)).toEqual([1024, 1280, 1280, 1536, 4096, 5120, 6144, 7168]);
+    expect([1024, 1025, 1280, 1281, 4096, 5000, 6144, 7000].map(bucketBytes)).toEqual([
+      1024, 1280, 1280, 1536, 4096, 5120, 6144, 7168,
+    ]);
   });
 
   it('a disposed result goes to the cache and the next allocation of its bucket reuses it, zero-filled where asked', () => {
@@ -97,7 +99,11 @@ describe('the cpu caching allocator (Note [Caching allocator])', () => {
     emptyCache();
     const a = randn([64, 64]);
     const b = randn([64, 64]);
-    for (const c of [a.matmul(b), a.reshape([2, 32, 64]).matmul(b), a.reshape([1, 64, 64]).matmul(b.reshape([1, 64, 64]))]) {
+    for (const c of [
+      a.matmul(b),
+      a.reshape([2, 32, 64]).matmul(b),
+      a.reshape([1, 64, 64]).matmul(b.reshape([1, 64, 64])),
+    ]) {
       expect(c.storage.holds).toBe(1);
       c.dispose();
       expect(c.storage.disposed).toBe(true);

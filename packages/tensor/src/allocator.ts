@@ -100,7 +100,8 @@ export function emptyCache(): void {
 
 /** The most bytes the cache keeps (0 turns caching off); lowering it drops the oldest buffers now. */
 export function setCacheLimit(bytes: number): void {
-  if (!Number.isSafeInteger(bytes) || bytes < 0) throw new TensorError('INVALID_ARGUMENT', `setCacheLimit expects a byte count >= 0, got ${bytes}`);
+  if (!Number.isSafeInteger(bytes) || bytes < 0)
+    throw new TensorError('INVALID_ARGUMENT', `setCacheLimit expects a byte count >= 0, got ${bytes}`);
   limit = bytes;
   evict(limit);
 }

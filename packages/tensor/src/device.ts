@@ -40,11 +40,15 @@ export function device(spec: DeviceLike): Device {
     if (typeof spec === 'string' && /^(cpu|gpu):-/.test(spec)) {
       throw new TensorError('INVALID_ARGUMENT', `Device index must not be negative, got ${spec}`);
     }
-    throw new TensorError('INVALID_ARGUMENT', `Invalid device string: '${String(spec)}'; expected 'cpu', 'gpu' or 'gpu:N'`);
+    throw new TensorError(
+      'INVALID_ARGUMENT',
+      `Invalid device string: '${String(spec)}'; expected 'cpu', 'gpu' or 'gpu:N'`,
+    );
   }
   const type = m[1] as DeviceType;
   const index = m[2] === undefined ? 0 : Number(m[2]);
-  if (type === 'cpu' && index !== 0) throw new TensorError('INVALID_ARGUMENT', `cpu device index must be 0, got ${spec}`);
+  if (type === 'cpu' && index !== 0)
+    throw new TensorError('INVALID_ARGUMENT', `cpu device index must be 0, got ${spec}`);
   return Device.of(type, index);
 }
 

@@ -32,7 +32,10 @@ export function dtypeOfTypedArray(a: ArrayBufferView): DType {
   if (a instanceof Float64Array) return 'float64';
   if (a instanceof Int32Array) return 'int32';
   if (a instanceof Uint8Array) return 'bool';
-  throw new TensorError('INVALID_ARGUMENT', `unsupported typed array ${a.constructor.name}; use Float32Array, Float64Array, Int32Array or Uint8Array`);
+  throw new TensorError(
+    'INVALID_ARGUMENT',
+    `unsupported typed array ${a.constructor.name}; use Float32Array, Float64Array, Int32Array or Uint8Array`,
+  );
 }
 
 export function isFloatingPoint(dtype: DType): boolean {
@@ -67,10 +70,12 @@ export function resultType(operands: readonly PromotionOperand[]): DType {
   let result: DType | undefined;
   for (const tier of [0, 1, 2] as const) {
     let tierType: DType | undefined;
-    for (const o of operands) if (o.tier === tier) tierType = tierType === undefined ? o.dtype : promoteTypes(tierType, o.dtype);
+    for (const o of operands)
+      if (o.tier === tier) tierType = tierType === undefined ? o.dtype : promoteTypes(tierType, o.dtype);
     if (tierType === undefined) continue;
     if (result === undefined) result = tierType;
-    else if (CATEGORY[tierType] > CATEGORY[result]) result = tier === 2 ? (tierType === 'float64' ? 'float32' : tierType) : tierType;
+    else if (CATEGORY[tierType] > CATEGORY[result])
+      result = tier === 2 ? (tierType === 'float64' ? 'float32' : tierType) : tierType;
   }
   if (result === undefined) throw new TensorError('INVALID_ARGUMENT', 'resultType needs at least one operand');
   return result;
@@ -84,7 +89,10 @@ export function scalarDType(v: number | boolean): DType {
 
 export function assertDType(d: unknown): asserts d is DType {
   if (typeof d !== 'string' || !(d in CTORS)) {
-    throw new TensorError('INVALID_ARGUMENT', `unknown dtype ${String(d)}; expected one of float32, float64, int32, bool`);
+    throw new TensorError(
+      'INVALID_ARGUMENT',
+      `unknown dtype ${String(d)}; expected one of float32, float64, int32, bool`,
+    );
   }
 }
 

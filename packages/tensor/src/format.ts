@@ -56,7 +56,8 @@ function makeFormatter(dtype: DType, shown: readonly number[]): Formatter {
     return { width: shown.reduce((w, v) => Math.max(w, str(v).length), 1), format: str };
   }
   const finite = shown.filter((v) => Number.isFinite(v) && v !== 0);
-  if (finite.length === 0) return { width: 1, format: (v) => formatFloat(v, 0, false) + (Number.isFinite(v) ? '.' : '') };
+  if (finite.length === 0)
+    return { width: 1, format: (v) => formatFloat(v, 0, false) + (Number.isFinite(v) ? '.' : '') };
   const abs = finite.map(Math.abs);
   const max = Math.max(...abs);
   const min = Math.min(...abs);
@@ -73,7 +74,11 @@ function makeFormatter(dtype: DType, shown: readonly number[]): Formatter {
 /** The indices of a dim that are printed; -1 stands for the `...` of a summarized dim. */
 function shownIndices(size: number, summarize: boolean): number[] {
   if (!summarize || size <= 2 * EDGE_ITEMS) return Array.from({ length: size }, (_, i) => i);
-  return [...Array.from({ length: EDGE_ITEMS }, (_, i) => i), -1, ...Array.from({ length: EDGE_ITEMS }, (_, i) => size - EDGE_ITEMS + i)];
+  return [
+    ...Array.from({ length: EDGE_ITEMS }, (_, i) => i),
+    -1,
+    ...Array.from({ length: EDGE_ITEMS }, (_, i) => size - EDGE_ITEMS + i),
+  ];
 }
 
 function body(t: Tensor, summarize: boolean): string {
@@ -84,7 +89,8 @@ function body(t: Tensor, summarize: boolean): string {
       shown.push(data[offset]!);
       return;
     }
-    for (const i of shownIndices(t.shape[depth]!, summarize)) if (i >= 0) collect(depth + 1, offset + i * t.strides[depth]!);
+    for (const i of shownIndices(t.shape[depth]!, summarize))
+      if (i >= 0) collect(depth + 1, offset + i * t.strides[depth]!);
   };
   collect(0, t.offset);
   const fmt = makeFormatter(t.dtype, shown);

@@ -26,7 +26,26 @@ export * as KernelNames from './kernelNames.js';
 // ---- math ops ----
 export { add, sub, mul, div, pow, maximum, minimum, eq, ne, lt, le, gt, ge } from './ops/binary.js';
 export type { AlphaOptions } from './ops/binary.js';
-export { neg, exp, log, log1p, sqrt, rsqrt, abs, sign, sin, cos, tanh, sigmoid, relu, gelu, silu, softplus, logicalNot, clamp } from './ops/unary.js';
+export {
+  neg,
+  exp,
+  log,
+  log1p,
+  sqrt,
+  rsqrt,
+  abs,
+  sign,
+  sin,
+  cos,
+  tanh,
+  sigmoid,
+  relu,
+  gelu,
+  silu,
+  softplus,
+  logicalNot,
+  clamp,
+} from './ops/unary.js';
 export { where } from './ops/where.js';
 export { sum, mean, prod, var_, var_ as var, std, max, min, argmax, argmin, logsumexp } from './ops/reduce.js';
 export type { Dims, ValuesIndices, VarOptions } from './ops/reduce.js';
@@ -36,9 +55,34 @@ export { scalarTensor, castTo, promoteOperands, operandsResultType } from './ops
 export type { Scalar, TensorOrScalar } from './ops/operands.js';
 
 // ---- structure ops ----
-export { tensor, zeros, ones, full, empty, zerosLike, onesLike, fullLike, arange, linspace, eye } from './ops/creation.js';
+export {
+  tensor,
+  zeros,
+  ones,
+  full,
+  empty,
+  zerosLike,
+  onesLike,
+  fullLike,
+  arange,
+  linspace,
+  eye,
+} from './ops/creation.js';
 export type { TensorOptions } from './ops/creation.js';
-export { reshape, view, transpose, permute, t, squeeze, unsqueeze, expand, flatten, narrow, slice, select } from './ops/view.js';
+export {
+  reshape,
+  view,
+  transpose,
+  permute,
+  t,
+  squeeze,
+  unsqueeze,
+  expand,
+  flatten,
+  narrow,
+  slice,
+  select,
+} from './ops/view.js';
 export { contiguous, clone, to, cpu, gpu, detach, moveTo } from './ops/copy.js';
 export type { ToTarget } from './ops/copy.js';
 export { item, tolist, toTypedArray } from './read.js';
@@ -49,11 +93,28 @@ export type { ConvOptions, Pair, WindowOptions } from './ops/conv.js';
 export { maxPool2d, maxPool2dWithIndices, avgPool2d, adaptiveAvgPool2d } from './ops/pooling.js';
 export type { PoolOptions, MaxPoolOptions, AvgPoolOptions } from './ops/pooling.js';
 export { add_, sub_, mul_, div_, clamp_, copy_, fill_, zero_ } from './ops/inplace.js';
-export { manualSeed, getRngState, setRngState, rand, randn, randint, randLike, randnLike, uniform_, normal_ } from './ops/random.js';
+export {
+  manualSeed,
+  getRngState,
+  setRngState,
+  rand,
+  randn,
+  randint,
+  randLike,
+  randnLike,
+  uniform_,
+  normal_,
+} from './ops/random.js';
 export { registerTransfer } from './transfers.js';
 export type { TransferFunc } from './transfers.js';
 export { viewKernels } from './backends/cpu/kernels/view.js';
 export { gpuInfo, gpuCompilations, setGpuMode } from './backends/gpu/index.js';
 export type { GpuInfo, GpuMode } from './backends/gpu/index.js';
-export { setCpuKernels, setNumThreads, getNumThreads, cpuKernelInfo, shutdownThreadPool } from './backends/cpu/wasm/cpuKernels.js';
+export {
+  setCpuKernels,
+  setNumThreads,
+  getNumThreads,
+  cpuKernelInfo,
+  shutdownThreadPool,
+} from './backends/cpu/wasm/cpuKernels.js';
 export type { CpuKernelMode, CpuKernelInfo } from './backends/cpu/wasm/cpuKernels.js';

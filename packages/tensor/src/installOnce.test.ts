@@ -1,5 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
-import { type AutogradHooks, type AutogradTensorMethods, TensorError, registerKernel, runKernel, setAutogradHooks, installAutogradMethods, tensor } from './index.js';
+import {
+  type AutogradHooks,
+  type AutogradTensorMethods,
+  TensorError,
+  registerKernel,
+  runKernel,
+  setAutogradHooks,
+  installAutogradMethods,
+  tensor,
+} from './index.js';
 
 // Nothing in this file imports @wiregrad/autograd, so the slots start empty (vitest isolates files).
 const code = (f: () => unknown): string | undefined => {
@@ -29,7 +38,9 @@ describe('hook slots install once (Note [Hook slots install once])', () => {
     const methods = { retainGrad: () => {} } as unknown as AutogradTensorMethods;
     installAutogradMethods(methods);
     installAutogradMethods(methods);
-    expect(code(() => installAutogradMethods({ retainGrad: () => {} } as unknown as AutogradTensorMethods))).toBe('ALREADY_INSTALLED');
+    expect(code(() => installAutogradMethods({ retainGrad: () => {} } as unknown as AutogradTensorMethods))).toBe(
+      'ALREADY_INSTALLED',
+    );
   });
 });
 
@@ -42,7 +53,9 @@ describe('registering a kernel twice (as tfjs)', () => {
       registerKernel({ kernelName: 'InstallOnceTestKernel', device: 'cpu', kernelFunc: first });
       expect(warn).not.toHaveBeenCalled();
       registerKernel({ kernelName: 'InstallOnceTestKernel', device: 'cpu', kernelFunc: () => [tensor([2])] });
-      expect(warn.mock.calls).toEqual([["The kernel 'InstallOnceTestKernel' for device 'cpu' is already registered; the new one replaces it."]]);
+      expect(warn.mock.calls).toEqual([
+        ["The kernel 'InstallOnceTestKernel' for device 'cpu' is already registered; the new one replaces it."],
+      ]);
       expect(runKernel('InstallOnceTestKernel', [tensor([0])])[0]!.tolist()).toEqual([2]);
     } finally {
       warn.mockRestore();

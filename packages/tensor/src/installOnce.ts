@@ -10,9 +10,17 @@ import { TensorError } from './errors.js';
  * replacing an installed slot silently changes behaviour (`setAutogradHooks(null)` used to
  * stop graph recording), and a second install usually means a package loaded twice.
  */
-export function installOnce<T extends object>(slot: string, what: string, installed: T | null, next: T | null): T | null {
+export function installOnce<T extends object>(
+  slot: string,
+  what: string,
+  installed: T | null,
+  next: T | null,
+): T | null {
   if (installed === null || sameInstall(installed, next)) return next;
-  throw new TensorError('ALREADY_INSTALLED', `${slot}: ${what} are already installed and install once (is a package that installs them loaded twice?)`);
+  throw new TensorError(
+    'ALREADY_INSTALLED',
+    `${slot}: ${what} are already installed and install once (is a package that installs them loaded twice?)`,
+  );
 }
 
 /** The same value, or two objects with the same keys holding the same values (Note [Hook slots install once]). */
@@ -20,5 +28,8 @@ export function sameInstall(a: object | null, b: object | null): boolean {
   if (a === b) return true;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && (a as Record<string, unknown>)[k] === (b as Record<string, unknown>)[k]);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((k) => Object.hasOwn(b, k) && (a as Record<string, unknown>)[k] === (b as Record<string, unknown>)[k])
+  );
 }

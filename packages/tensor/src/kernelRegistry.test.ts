@@ -6,7 +6,7 @@ describe('kernel registry', () => {
     expect(KernelNames.ALL_KERNELS.filter((k) => !hasKernel(k, 'cpu'))).toEqual([]);
   });
 
-  it("names the kernel and the device when one is missing", () => {
+  it('names the kernel and the device when one is missing', () => {
     expect(() => getKernel('NoSuchKernel', 'gpu')).toThrow("kernel 'NoSuchKernel' is not registered for device 'gpu'");
     try {
       runKernel('NoSuchKernel', [tensor([1]).to('gpu')]);
@@ -19,6 +19,8 @@ describe('kernel registry', () => {
 
   it("refuses to mix devices with PyTorch's message", () => {
     const onGpu = tensor([1]).to('gpu:0');
-    expect(() => tensor([1]).add(onGpu)).toThrow('Expected all tensors to be on the same device, but found at least two devices, cpu and gpu:0!');
+    expect(() => tensor([1]).add(onGpu)).toThrow(
+      'Expected all tensors to be on the same device, but found at least two devices, cpu and gpu:0!',
+    );
   });
 });

@@ -23,7 +23,9 @@ export function registerKernel(config: KernelConfig): void {
   const k = key(config.kernelName, config.device);
   const registered = registry.get(k);
   if (registered !== undefined && registered !== config.kernelFunc) {
-    console.warn(`The kernel '${config.kernelName}' for device '${config.device}' is already registered; the new one replaces it.`);
+    console.warn(
+      `The kernel '${config.kernelName}' for device '${config.device}' is already registered; the new one replaces it.`,
+    );
   }
   registry.set(k, config.kernelFunc);
 }

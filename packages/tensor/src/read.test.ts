@@ -12,7 +12,11 @@ describe('reading values', () => {
   });
 
   it('tolist() nests by shape, with booleans for bool and a bare value for 0-dim', () => {
-    expect(arange(6).reshape([2, 3]).t().tolist()).toEqual([[0, 3], [1, 4], [2, 5]]);
+    expect(arange(6).reshape([2, 3]).t().tolist()).toEqual([
+      [0, 3],
+      [1, 4],
+      [2, 5],
+    ]);
     expect(tensor([[true], [false]]).tolist()).toEqual([[true], [false]]);
     expect(tensor(true).tolist()).toBe(true);
     expect(tensor(2.5).tolist()).toBe(2.5);
@@ -37,9 +41,15 @@ describe('reading values', () => {
   });
 
   it('a tensor on another device is moved with the ToDevice kernel first', () => {
-    const onGpu = tensor([[1.5, 2], [3, 4]]).to('gpu');
+    const onGpu = tensor([
+      [1.5, 2],
+      [3, 4],
+    ]).to('gpu');
     expect(onGpu.device.toString()).toBe('gpu:0');
-    expect(onGpu.t().tolist()).toEqual([[1.5, 3], [2, 4]]);
+    expect(onGpu.t().tolist()).toEqual([
+      [1.5, 3],
+      [2, 4],
+    ]);
     expect(onGpu.sum().item()).toBe(10.5);
     expect(() => onGpu.storage.data).toThrow('storage lives on gpu:0; call .cpu() to read it on the host');
   });

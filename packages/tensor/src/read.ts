@@ -21,7 +21,8 @@ export function toTypedArray(t: Tensor): TypedArray {
 
 /** The value of a one-element tensor (bool as 0/1). */
 export function item(t: Tensor): number {
-  if (t.numel !== 1) throw new TensorError('INVALID_ARGUMENT', `a Tensor with ${t.numel} elements cannot be converted to Scalar`);
+  if (t.numel !== 1)
+    throw new TensorError('INVALID_ARGUMENT', `a Tensor with ${t.numel} elements cannot be converted to Scalar`);
   const x = onCpu(t);
   return x.storage.data[x.offset]!;
 }

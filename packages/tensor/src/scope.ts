@@ -25,7 +25,10 @@ export function tidy<T>(fn: () => T): T {
   setTensorScope(outer);
   if (result instanceof Promise) {
     disposeCreated(created, new Set());
-    throw new TensorError('INVALID_ARGUMENT', 'tidy() cannot run an async function: tensors created after its first await would escape the scope');
+    throw new TensorError(
+      'INVALID_ARGUMENT',
+      'tidy() cannot run an async function: tensors created after its first await would escape the scope',
+    );
   }
   const returned = new Set<Tensor>();
   collectTensors(result, returned, new Set());
@@ -51,7 +54,8 @@ function collectTensors(value: unknown, into: Set<Tensor>, seen: Set<object>): v
   seen.add(value);
   if (Array.isArray(value)) for (const v of value) collectTensors(v, into, seen);
   else if (value instanceof Map) for (const v of value.values()) collectTensors(v, into, seen);
-  else if (Object.getPrototypeOf(value) === Object.prototype) for (const v of Object.values(value)) collectTensors(v, into, seen);
+  else if (Object.getPrototypeOf(value) === Object.prototype)
+    for (const v of Object.values(value)) collectTensors(v, into, seen);
 }
 
 /** Disposes every tensor in `value` (a tensor, or arrays, Maps and plain objects of them). */

@@ -18,10 +18,14 @@ export function contiguousStrides(shape: readonly number[]): number[] {
 
 /** Throws unless every size is a non-negative integer (NaN, -1, 2.5 are rejected). */
 export function validateShape(shape: readonly number[], what = 'shape'): void {
-  if (!Array.isArray(shape)) throw new TensorError('INVALID_SHAPE', `${what} must be an array of sizes, got ${String(shape)}`);
+  if (!Array.isArray(shape))
+    throw new TensorError('INVALID_SHAPE', `${what} must be an array of sizes, got ${String(shape)}`);
   for (const s of shape) {
     if (typeof s !== 'number' || !Number.isInteger(s) || s < 0) {
-      throw new TensorError('INVALID_SHAPE', `Trying to create tensor with invalid ${what} ${fmtShape(shape)}: sizes must be non-negative integers`);
+      throw new TensorError(
+        'INVALID_SHAPE',
+        `Trying to create tensor with invalid ${what} ${fmtShape(shape)}: sizes must be non-negative integers`,
+      );
     }
   }
 }
@@ -30,7 +34,10 @@ export function validateShape(shape: readonly number[], what = 'shape'): void {
 export function normalizeDim(dim: number, ndim: number): number {
   const n = Math.max(ndim, 1);
   if (!Number.isInteger(dim) || dim < -n || dim >= n) {
-    throw new TensorError('INVALID_DIM', `Dimension out of range (expected to be in range of [${-n}, ${n - 1}], but got ${dim})`);
+    throw new TensorError(
+      'INVALID_DIM',
+      `Dimension out of range (expected to be in range of [${-n}, ${n - 1}], but got ${dim})`,
+    );
   }
   return dim < 0 ? dim + n : dim;
 }
@@ -74,7 +81,11 @@ export function broadcastAll(shapes: readonly (readonly number[])[]): number[] {
  * Strides that read a tensor of `shape`/`strides` as if expanded to `target` (stride 0 on
  * broadcast dims). The caller has checked that the shapes broadcast.
  */
-export function broadcastStrides(shape: readonly number[], strides: readonly number[], target: readonly number[]): number[] {
+export function broadcastStrides(
+  shape: readonly number[],
+  strides: readonly number[],
+  target: readonly number[],
+): number[] {
   const out = new Array<number>(target.length).fill(0);
   const lead = target.length - shape.length;
   for (let i = 0; i < shape.length; i++) out[lead + i] = shape[i] === 1 ? 0 : strides[i]!;
@@ -89,7 +100,11 @@ export function shapesEqual(a: readonly number[], b: readonly number[]): boolean
  * The strides that let a tensor of `shape`/`strides` be viewed as `newShape` without a copy,
  * or null when none exist (PyTorch's computeStride).
  */
-export function viewStrides(shape: readonly number[], strides: readonly number[], newShape: readonly number[]): number[] | null {
+export function viewStrides(
+  shape: readonly number[],
+  strides: readonly number[],
+  newShape: readonly number[],
+): number[] | null {
   const numel = numelOf(shape);
   if (numel === 0 || shape.length === 0) return contiguousStrides(newShape);
   const out = new Array<number>(newShape.length);

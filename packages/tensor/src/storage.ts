@@ -66,7 +66,10 @@ export class Storage {
   get data(): TypedArray {
     if (this.disposedFlag) throw new TensorError('DISPOSED', 'Tensor storage was disposed; it cannot be used any more');
     if (this.cpuData === null) {
-      throw new TensorError('DEVICE_MISMATCH', `storage lives on ${this.device.toString()}; call .cpu() to read it on the host`);
+      throw new TensorError(
+        'DEVICE_MISMATCH',
+        `storage lives on ${this.device.toString()}; call .cpu() to read it on the host`,
+      );
     }
     return this.cpuData;
   }
@@ -148,7 +151,9 @@ function track(s: Storage, sign: 1 | -1): void {
   account(s.device.type !== 'cpu', s.byteLength, sign);
 }
 
-const liveRegistry = new FinalizationRegistry<{ gpu: boolean; bytes: number }>(({ gpu, bytes }) => account(gpu, bytes, -1));
+const liveRegistry = new FinalizationRegistry<{ gpu: boolean; bytes: number }>(({ gpu, bytes }) =>
+  account(gpu, bytes, -1),
+);
 
 export interface MemoryInfo {
   /** bytes of live cpu storages (PyTorch's memory_allocated) */

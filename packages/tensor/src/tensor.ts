@@ -17,7 +17,9 @@ export interface GradNode {
   readonly sequenceNr: number;
   readonly topologicalNr: number;
   readonly nextFunctions: [GradNode | null, number][];
-  registerHook(fn: (gradInputs: (Tensor | null)[], gradOutputs: (Tensor | null)[]) => (Tensor | null)[] | void): RemovableHandle;
+  registerHook(
+    fn: (gradInputs: (Tensor | null)[], gradOutputs: (Tensor | null)[]) => (Tensor | null)[] | void,
+  ): RemovableHandle;
   registerPrehook(fn: (gradOutputs: (Tensor | null)[]) => (Tensor | null)[] | void): RemovableHandle;
 }
 
@@ -79,7 +81,8 @@ export function installAutogradMethods(m: AutogradTensorMethods): void {
   autogradMethods = installOnce('installAutogradMethods', 'the autograd tensor methods', autogradMethods, m);
 }
 function needAutograd(what: string): AutogradTensorMethods {
-  if (!autogradMethods) throw new TensorError('UNSUPPORTED', `${what} needs @wiregrad/autograd; import it once in your program`);
+  if (!autogradMethods)
+    throw new TensorError('UNSUPPORTED', `${what} needs @wiregrad/autograd; import it once in your program`);
   return autogradMethods;
 }
 
@@ -183,11 +186,14 @@ export class Tensor {
       if (value) return;
       throw new TensorError(
         'INVALID_ARGUMENT',
-        'you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn\'t require differentiation use var_no_grad = var.detach().',
+        "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().",
       );
     }
     if (value && !isFloatingPoint(this.dtype)) {
-      throw new TensorError('DTYPE_MISMATCH', `only Tensors of floating point dtype can require gradients (got ${this.dtype})`);
+      throw new TensorError(
+        'DTYPE_MISMATCH',
+        `only Tensors of floating point dtype can require gradients (got ${this.dtype})`,
+      );
     }
     autogradMethods?.checkSetRequiresGrad?.(this, value);
     this.leafRequiresGrad = value;

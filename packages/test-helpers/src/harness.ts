@@ -43,7 +43,15 @@ export async function runWorkers(spec: WorkerSpec): Promise<unknown[]> {
       new Promise<unknown>((resolve, reject) => {
         const w = new Worker(new URL('./bootstrap.mjs', import.meta.url), {
           execArgv: ['--conditions=source'],
-          workerData: { scenario: String(spec.scenario), teardown: spec.teardown === undefined ? undefined : String(spec.teardown), rank, worldSize: spec.worldSize, initMethod, extra: spec.extra, timeoutMs: spec.timeoutMs ?? 20000 },
+          workerData: {
+            scenario: String(spec.scenario),
+            teardown: spec.teardown === undefined ? undefined : String(spec.teardown),
+            rank,
+            worldSize: spec.worldSize,
+            initMethod,
+            extra: spec.extra,
+            timeoutMs: spec.timeoutMs ?? 20000,
+          },
         });
         let result: { ok: boolean; value?: unknown; error?: string } | undefined;
         w.on('message', (m) => (result = m));

@@ -6,24 +6,36 @@ const echo = new URL('./__tests__/echo.ts', import.meta.url);
 
 describe('runWorkers', () => {
   it('runs the scenario on every rank (or the ranks asked for) and returns what each run() returned', async () => {
-    expect(await runWorkers({ scenario: echo, worldSize: 3 })).toEqual([0, 1, 2].map((rank) => ({ rank, worldSize: 3, tcp: true })));
-    expect(await runWorkers({ scenario: echo, worldSize: 3, ranks: [2] })).toEqual([{ rank: 2, worldSize: 3, tcp: true }]);
+    expect(await runWorkers({ scenario: echo, worldSize: 3 })).toEqual(
+      [0, 1, 2].map((rank) => ({ rank, worldSize: 3, tcp: true })),
+    );
+    expect(await runWorkers({ scenario: echo, worldSize: 3, ranks: [2] })).toEqual([
+      { rank: 2, worldSize: 3, tcp: true },
+    ]);
   });
 
   it('rejects with the rank and the error of a scenario that throws', async () => {
-    await expect(runWorkers({ scenario: echo, worldSize: 2, ranks: [1], extra: 'throw' })).rejects.toThrow(/^rank 1: Error: rank 1 was told to fail/);
+    await expect(runWorkers({ scenario: echo, worldSize: 2, ranks: [1], extra: 'throw' })).rejects.toThrow(
+      /^rank 1: Error: rank 1 was told to fail/,
+    );
   });
 
   it('runs the teardown module after the scenario, in the thread', async () => {
     // the teardown's message arrives last, so it is the result the harness keeps
-    expect(await runWorkers({ scenario: echo, teardown: new URL('./__tests__/teardown.ts', import.meta.url), worldSize: 1 })).toEqual(['torn down']);
+    expect(
+      await runWorkers({ scenario: echo, teardown: new URL('./__tests__/teardown.ts', import.meta.url), worldSize: 1 }),
+    ).toEqual(['torn down']);
   });
 });
 
 describe('errorOf, plain, freePort', () => {
   it('errorOf: null on success, name/message/code on failure, for promises and thunks', async () => {
     expect(await errorOf(Promise.resolve(1))).toBeNull();
-    expect(await errorOf(() => { throw Object.assign(new TypeError('no'), { code: 'E_NO' }); })).toEqual({ name: 'TypeError', message: 'no', code: 'E_NO' });
+    expect(
+      await errorOf(() => {
+        throw Object.assign(new TypeError('no'), { code: 'E_NO' });
+      }),
+    ).toEqual({ name: 'TypeError', message: 'no', code: 'E_NO' });
   });
 
   it('plain spells out tensors, bigints, Maps and typed arrays', () => {

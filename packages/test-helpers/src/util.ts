@@ -19,7 +19,8 @@ export async function errorOf(p: PromiseLike<unknown> | (() => unknown)): Promis
 
 /** Tensors as {dtype, shape, values, contiguous}; bigints, Maps and typed arrays spelled out. */
 export function plain(v: unknown): unknown {
-  if (v instanceof Tensor) return { dtype: v.dtype, shape: [...v.shape], values: v.tolist(), contiguous: v.isContiguous() };
+  if (v instanceof Tensor)
+    return { dtype: v.dtype, shape: [...v.shape], values: v.tolist(), contiguous: v.isContiguous() };
   if (typeof v === 'bigint') return `${v}n`;
   if (v instanceof Map) return [...v].map(([k, x]) => [plain(k), plain(x)]);
   if (ArrayBuffer.isView(v)) return { [v.constructor.name]: Array.from(v as Int32Array) };

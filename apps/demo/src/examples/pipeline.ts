@@ -30,7 +30,10 @@ export async function driver(c: DemoConfig): Promise<void> {
   const label = 'driver';
   const data = loadIris(c.seed, 1);
   const train = data.train[0]!;
-  const params = [...(await rpcSync<RRef<Tensor>[]>('worker1', 'stage.init', [0, c.seed])), ...(await rpcSync<RRef<Tensor>[]>('worker2', 'stage.init', [1, c.seed]))];
+  const params = [
+    ...(await rpcSync<RRef<Tensor>[]>('worker1', 'stage.init', [0, c.seed])),
+    ...(await rpcSync<RRef<Tensor>[]>('worker2', 'stage.init', [1, c.seed])),
+  ];
   const opt = new DistributedOptimizer(SGD, params, { lr: c.lr, momentum: 0.9 });
   const local = new Sequential(buildStage(0, c.seed), buildStage(1, c.seed));
   const localOpt = new SGD(local.parameters(), { lr: c.lr, momentum: 0.9 });
@@ -59,9 +62,28 @@ export async function driver(c: DemoConfig): Promise<void> {
       refSum += ref.item();
       maxDiff = Math.max(maxDiff, Math.abs(refSum - lossSum) / (i + 1));
       steps++;
-      report({ type: 'progress', rank: 0, label, epoch, step: i + 1, steps: bs.length, loss: lossSum / (i + 1), acc: accSum / (i + 1), stepsPerSec: steps / ((performance.now() - t0) / 1000) });
+      report({
+        type: 'progress',
+        rank: 0,
+        label,
+        epoch,
+        step: i + 1,
+        steps: bs.length,
+        loss: lossSum / (i + 1),
+        acc: accSum / (i + 1),
+        stepsPerSec: steps / ((performance.now() - t0) / 1000),
+      });
     }
-    report({ type: 'epoch', rank: 0, label, epoch, loss: lossSum / bs.length, acc: accSum / bs.length, testAcc: null, reference: refSum / bs.length });
+    report({
+      type: 'epoch',
+      rank: 0,
+      label,
+      epoch,
+      loss: lossSum / bs.length,
+      acc: accSum / bs.length,
+      testAcc: null,
+      reference: refSum / bs.length,
+    });
   }
   const seconds = (performance.now() - t0) / 1000;
   const h = await rpcSync<Tensor>('worker1', 'stage.forward', [data.test.x]);

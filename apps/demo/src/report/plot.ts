@@ -16,10 +16,19 @@ function panel(title: string, series: Series[], y0: number, yLabel: (v: number) 
   const x = (i: number) => PAD + (i / (n - 1)) * (W - 2 * PAD);
   const y = (v: number) => y0 + H - PAD - ((v - lo) / (hi - lo || 1)) * (H - 2 * PAD);
   const lines = series
-    .map((s) => `<polyline fill="none" stroke="${s.color}" stroke-width="2" points="${s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ')}"/>`)
+    .map(
+      (s) =>
+        `<polyline fill="none" stroke="${s.color}" stroke-width="2" points="${s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ')}"/>`,
+    )
     .join('\n');
-  const legend = series.map((s, i) => `<text x="${W - PAD - 150}" y="${y0 + 20 + 16 * i}" fill="${s.color}" font-size="12">${s.name}</text>`).join('\n');
-  const ticks = [lo, (lo + hi) / 2, hi].map((v) => `<text x="4" y="${y(v) + 4}" font-size="11" fill="#555">${yLabel(v)}</text>`).join('\n');
+  const legend = series
+    .map(
+      (s, i) => `<text x="${W - PAD - 150}" y="${y0 + 20 + 16 * i}" fill="${s.color}" font-size="12">${s.name}</text>`,
+    )
+    .join('\n');
+  const ticks = [lo, (lo + hi) / 2, hi]
+    .map((v) => `<text x="4" y="${y(v) + 4}" font-size="11" fill="#555">${yLabel(v)}</text>`)
+    .join('\n');
   return `<text x="${PAD}" y="${y0 + 18}" font-size="14" font-weight="bold">${title}</text>
 <line x1="${PAD}" y1="${y0 + H - PAD}" x2="${W - PAD}" y2="${y0 + H - PAD}" stroke="#999"/>
 <line x1="${PAD}" y1="${y0 + PAD / 2}" x2="${PAD}" y2="${y0 + H - PAD}" stroke="#999"/>

@@ -10,7 +10,8 @@ export class Logged extends Node {
   constructor(
     private readonly label: string,
     private readonly log: string[],
-    private readonly emit: (grads: Grads, self: Logged) => Grads = (grads, self) => self.nextEdges.map(() => grads[0] ?? null),
+    private readonly emit: (grads: Grads, self: Logged) => Grads = (grads, self) =>
+      self.nextEdges.map(() => grads[0] ?? null),
     input: Tensor = tensor([0]),
   ) {
     super();

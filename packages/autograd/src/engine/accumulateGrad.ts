@@ -9,7 +9,15 @@ import { currentGraphTask } from './threadState.js';
 /** PyTorch's "steal the gradient" test: a plain contiguous tensor of the leaf's kind whose storage nothing else holds. */
 function canTakeOver(grad: Tensor, v: Tensor): boolean {
   const s = grad.storage;
-  return s.holds === 1 && grad.offset === 0 && s.length === grad.numel && grad.isContiguous() && grad.dtype === v.dtype && grad.device === v.device && !grad.requiresGrad;
+  return (
+    s.holds === 1 &&
+    grad.offset === 0 &&
+    s.length === grad.numel &&
+    grad.isContiguous() &&
+    grad.dtype === v.dtype &&
+    grad.device === v.device &&
+    !grad.requiresGrad
+  );
 }
 
 /**

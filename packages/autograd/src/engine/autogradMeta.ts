@@ -21,7 +21,15 @@ export interface AutogradMeta {
 export function autogradMeta(t: Tensor): AutogradMeta {
   let m = t.autogradMeta as AutogradMeta | null;
   if (!m) {
-    m = { outputNr: 0, gradAccumulator: null, retainsGrad: false, postAccumulateHooks: null, inference: false, viewBase: null, viewVersion: 0 };
+    m = {
+      outputNr: 0,
+      gradAccumulator: null,
+      retainsGrad: false,
+      postAccumulateHooks: null,
+      inference: false,
+      viewBase: null,
+      viewVersion: 0,
+    };
     t.autogradMeta = m;
   }
   return m;

@@ -27,7 +27,12 @@ export function callTensorPreHooks(fn: Node, inputs: Grads): Grads {
  * PyTorch's call_function: pre-hooks, apply, validate_outputs, post-hooks. `tensorHooksDone`
  * is true when evaluateFunction already ran the tensor pre-hooks for a capture.
  */
-export function callFunction(task: GraphTask, fn: Node, inputs: Grads, tensorHooksDone: boolean): Grads | Promise<Grads> {
+export function callFunction(
+  task: GraphTask,
+  fn: Node,
+  inputs: Grads,
+  tensorHooksDone: boolean,
+): Grads | Promise<Grads> {
   let grads = tensorHooksDone ? inputs : callTensorPreHooks(fn, inputs);
   for (const hook of fn.preHooks) grads = hook(grads) ?? grads;
   const outputs = fn.apply(grads);

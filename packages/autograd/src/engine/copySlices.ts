@@ -1,4 +1,14 @@
-import { type Tensor, indexAdd, indexSelect, isFloatingPoint, maskedFill, ones, reshape, tensor, zeros } from '@wiregrad/tensor';
+import {
+  type Tensor,
+  indexAdd,
+  indexSelect,
+  isFloatingPoint,
+  maskedFill,
+  ones,
+  reshape,
+  tensor,
+  zeros,
+} from '@wiregrad/tensor';
 import { peekMeta } from './autogradMeta.js';
 import { AutogradError } from '../errors.js';
 import { gradientEdge, setHistory } from './gradientEdge.js';
@@ -25,7 +35,10 @@ import { Node, type Grads } from './node.js';
  */
 function regionOf(base: Tensor, view: Tensor): Tensor {
   if (!base.isContiguous()) {
-    throw new AutogradError('NOT_IMPLEMENTED', 'in-place writes into a view of a non-contiguous base are not supported; write into a clone() instead');
+    throw new AutogradError(
+      'NOT_IMPLEMENTED',
+      'in-place writes into a view of a non-contiguous base are not supported; write into a clone() instead',
+    );
   }
   const index = new Int32Array(view.numel);
   const counter = new Array<number>(view.ndim).fill(0);
@@ -53,7 +66,12 @@ export class CopySlices extends Node {
     super();
     this.baseShape = base.shape;
     this.viewShape = view.shape;
-    this.mask = indexAdd(zeros([base.numel], { dtype: 'int32', device: base.device }), 0, region, ones([region.numel], { dtype: 'int32', device: base.device })).gt(0);
+    this.mask = indexAdd(
+      zeros([base.numel], { dtype: 'int32', device: base.device }),
+      0,
+      region,
+      ones([region.numel], { dtype: 'int32', device: base.device }),
+    ).gt(0);
     this.setNextEdges([gradientEdge(base), ...fn.nextEdges.slice(1)]);
   }
 

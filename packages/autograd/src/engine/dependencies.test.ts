@@ -1,13 +1,29 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AccumulateGrad, Edge, GraphTask, type Node, ReadyQueue, computeDependencies, computeMinTopologicalNr, currentGraphTask, grad, initToExecute, tensor, type Tensor } from '../index.js';
+import {
+  AccumulateGrad,
+  Edge,
+  GraphTask,
+  type Node,
+  ReadyQueue,
+  computeDependencies,
+  computeMinTopologicalNr,
+  currentGraphTask,
+  grad,
+  initToExecute,
+  tensor,
+  type Tensor,
+} from '../index.js';
 import { Logged, link } from '../__tests__/testNodes.js';
 
 const leaf = () => tensor([1], { requiresGrad: true });
 
 describe('Note [Topological Number]', () => {
   it('a path X -> Y implies topo(X) > topo(Y), on random graphs built by ops (property)', () => {
-    const ops = fc.array(fc.record({ a: fc.nat(), b: fc.nat(), op: fc.constantFrom('add', 'mul', 'exp') }), { minLength: 1, maxLength: 25 });
+    const ops = fc.array(fc.record({ a: fc.nat(), b: fc.nat(), op: fc.constantFrom('add', 'mul', 'exp') }), {
+      minLength: 1,
+      maxLength: 25,
+    });
     fc.assert(
       fc.property(ops, (steps) => {
         const values: Tensor[] = [leaf(), leaf(), tensor([2])];
@@ -19,7 +35,8 @@ describe('Note [Topological Number]', () => {
         for (const v of values) {
           const fn = v.gradFn as Node | null;
           if (!fn) continue;
-          for (const [child] of fn.nextFunctions) if (child) expect(fn.topologicalNr).toBeGreaterThan(child.topologicalNr);
+          for (const [child] of fn.nextFunctions)
+            if (child) expect(fn.topologicalNr).toBeGreaterThan(child.topologicalNr);
         }
       }),
     );
@@ -42,7 +59,12 @@ describe('Note [Topological Number]', () => {
 describe('compute_dependencies and init_to_execute', () => {
   it('counts one dependency per edge, iteratively (a diamond joins with 2)', () => {
     const log: string[] = [];
-    const [root, l, r, join] = ['root', 'l', 'r', 'join'].map((n) => new Logged(n, log)) as [Logged, Logged, Logged, Logged];
+    const [root, l, r, join] = ['root', 'l', 'r', 'join'].map((n) => new Logged(n, log)) as [
+      Logged,
+      Logged,
+      Logged,
+      Logged,
+    ];
     link(l, join);
     link(r, join);
     link(root, l, r);
@@ -72,7 +94,12 @@ describe('compute_dependencies and init_to_execute', () => {
 
   it('init_to_execute marks exactly the nodes on a path to an output; grad() captures, backward(inputs=) needs', () => {
     const log: string[] = [];
-    const [root, onPath, offPath, out] = ['root', 'onPath', 'offPath', 'out'].map((n) => new Logged(n, log)) as [Logged, Logged, Logged, Logged];
+    const [root, onPath, offPath, out] = ['root', 'onPath', 'offPath', 'out'].map((n) => new Logged(n, log)) as [
+      Logged,
+      Logged,
+      Logged,
+      Logged,
+    ];
     link(onPath, out);
     link(root, onPath, offPath);
     const capture = new GraphTask(false, false, 0, new ReadyQueue());

@@ -43,7 +43,13 @@ function execInfoFor(task: GraphTask, node: Node): ExecInfo {
  * Capture; for backward(inputs=) the output nodes are marked needed. Then every node on a
  * path from `root` to an output is marked needed, by an iterative post-order walk.
  */
-export function initToExecute(root: Node, task: GraphTask, outputs: readonly Edge[], accumulateGrad: boolean, minTopoNr: number): void {
+export function initToExecute(
+  root: Node,
+  task: GraphTask,
+  outputs: readonly Edge[],
+  accumulateGrad: boolean,
+  minTopoNr: number,
+): void {
   outputs.forEach((edge, outputIdx) => {
     if (!edge.node) return;
     const info = execInfoFor(task, edge.node);

@@ -1,7 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import {
-  AccumulateGrad, Edge, GraphRoot, GraphTask, InputBuffer, Node, ReadyQueue, collectNextEdges, computeDependencies, currentGraphTask,
-  getEngine, gradientEdge, initToExecute, onesLike, setHistory, tensor, type Grads, type Tensor,
+  AccumulateGrad,
+  Edge,
+  GraphRoot,
+  GraphTask,
+  InputBuffer,
+  Node,
+  ReadyQueue,
+  collectNextEdges,
+  computeDependencies,
+  currentGraphTask,
+  getEngine,
+  gradientEdge,
+  initToExecute,
+  onesLike,
+  setHistory,
+  tensor,
+  type Grads,
+  type Tensor,
 } from '../index.js';
 
 /** Like dist-autograd's SendRpcBackward: a root that emits the gradients another worker sent back. */
@@ -51,7 +67,9 @@ describe('Note [Distributed hooks]: a distributed pass driven through the public
     const task = new GraphTask(false, false, 0, new ReadyQueue(), null, true);
     const root = new GraphRoot([gradientEdge(loss), new Edge(send1, 0), new Edge(send2, 0)], []);
     computeDependencies(root, task, 0);
-    const outputs = [...task.nodesInGraph].filter((n) => n instanceof AccumulateGrad || n instanceof RecvLike).map((n) => new Edge(n, 0));
+    const outputs = [...task.nodesInGraph]
+      .filter((n) => n instanceof AccumulateGrad || n instanceof RecvLike)
+      .map((n) => new Edge(n, 0));
     initToExecute(root, task, outputs, false, 0);
     const grads = new Map<Tensor, Tensor>();
     for (const { node } of outputs) {

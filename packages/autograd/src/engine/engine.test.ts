@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
-  AccumulateGrad, Edge, GraphRoot, InputBuffer, Node, NodeTask, ReadyQueue, getEngine, grad, queueCallback, tensor, type Grads, type Tensor,
+  AccumulateGrad,
+  Edge,
+  GraphRoot,
+  InputBuffer,
+  Node,
+  NodeTask,
+  ReadyQueue,
+  getEngine,
+  grad,
+  queueCallback,
+  tensor,
+  type Grads,
+  type Tensor,
 } from '../index.js';
 
 /** A node that logs its name when it runs and passes its gradient to every next edge. */
@@ -51,7 +63,9 @@ describe('graph structures', () => {
     const log: string[] = [];
     const deep = new Logged('deep', log);
     deep.setNextEdges([new Edge(nb, 0)]);
-    expect(() => na.addNextEdge(new Edge(deep, 0))).toThrow("Cannot update a node's topological_nr after it already has a parent");
+    expect(() => na.addNextEdge(new Edge(deep, 0))).toThrow(
+      "Cannot update a node's topological_nr after it already has a parent",
+    );
   });
 
   it('InputBuffer sums the gradients arriving on one input', () => {
@@ -123,7 +137,13 @@ describe('execution order', () => {
     (x.mul(2).gradFn as Node).registerPrehook(() => void calls.push('single'));
     const a = x.mul(3);
     const b = x.mul(4);
-    getEngine().execute([new Edge(a.gradFn as Node, 0), new Edge(b.gradFn as Node, 0)], [tensor([1]), tensor([1])], false, false, true);
+    getEngine().execute(
+      [new Edge(a.gradFn as Node, 0), new Edge(b.gradFn as Node, 0)],
+      [tensor([1]), tensor([1])],
+      false,
+      false,
+      true,
+    );
     expect(x.grad!.tolist()).toEqual([7]);
     expect(new GraphRoot([], []).name()).toBe('GraphRoot');
   });
@@ -146,7 +166,9 @@ describe('pruning', () => {
   it('backward(inputs=) accumulates only into those inputs', () => {
     const a = leaf();
     const b = leaf();
-    a.mul(b).sum().backward(undefined, { inputs: [a] });
+    a.mul(b)
+      .sum()
+      .backward(undefined, { inputs: [a] });
     expect(a.grad!.tolist()).toEqual([1]);
     expect(b.grad).toBeNull();
   });

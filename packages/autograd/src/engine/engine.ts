@@ -49,7 +49,14 @@ export class Engine {
    * PyTorch's Engine::execute, synchronously: returns the captured gradients (grad()).
    * `outputs` non-empty restricts execution (grad() / backward(inputs=)).
    */
-  execute(roots: Edge[], inputs: Grads, keepGraph: boolean, createGraph: boolean, accumulateGrad: boolean, outputs: Edge[] = []): Grads {
+  execute(
+    roots: Edge[],
+    inputs: Grads,
+    keepGraph: boolean,
+    createGraph: boolean,
+    accumulateGrad: boolean,
+    outputs: Edge[] = [],
+  ): Grads {
     const prepared = this.prepare(roots, inputs, keepGraph, createGraph, accumulateGrad, outputs);
     this.executeWithGraphTask(prepared);
     const { task } = prepared;
@@ -59,7 +66,14 @@ export class Engine {
   }
 
   /** The same pass driven asynchronously through the lanes (Note [Device lanes]); nodes may await. */
-  async executeAsync(roots: Edge[], inputs: Grads, keepGraph: boolean, createGraph: boolean, accumulateGrad: boolean, outputs: Edge[] = []): Promise<Grads> {
+  async executeAsync(
+    roots: Edge[],
+    inputs: Grads,
+    keepGraph: boolean,
+    createGraph: boolean,
+    accumulateGrad: boolean,
+    outputs: Edge[] = [],
+  ): Promise<Grads> {
     const prepared = this.prepare(roots, inputs, keepGraph, createGraph, accumulateGrad, outputs);
     const { task } = prepared;
     if (task.reentrantDepth > 0 && task.reentrantDepth % MAX_DEPTH === 0) {
@@ -78,9 +92,18 @@ export class Engine {
   }
 
   /** Builds the GraphTask: root validation, dependencies, exec info (steps 1–5 of PyTorch's execute). */
-  prepare(roots: Edge[], inputs: Grads, keepGraph: boolean, createGraph: boolean, accumulateGrad: boolean, outputs: Edge[], exitOnError = false): PreparedTask {
+  prepare(
+    roots: Edge[],
+    inputs: Grads,
+    keepGraph: boolean,
+    createGraph: boolean,
+    accumulateGrad: boolean,
+    outputs: Edge[],
+    exitOnError = false,
+  ): PreparedTask {
     const seeds = validateOutputs(roots, inputs, '');
-    if (!accumulateGrad && outputs.length === 0) throw new AutogradError('INVALID_ARGUMENT', 'grad requires non-empty inputs.');
+    if (!accumulateGrad && outputs.length === 0)
+      throw new AutogradError('INVALID_ARGUMENT', 'grad requires non-empty inputs.');
     const parent = currentGraphTask();
     const depth = parent ? parent.reentrantDepth + 1 : 0;
     // a reentrant backward shares its caller's cpu queue, like PyTorch's thread-local queue
@@ -171,7 +194,11 @@ export class Engine {
    */
   /** Runs the nodes queued on `task` on this caller until none is left, without completing it (see Note [Distributed hooks]). */
   runUntilReadyQueueEmpty(task: GraphTask): void {
-    for (let nt = task.cpuReadyQueue.pop() ?? this.popLaneTask(); nt; nt = task.cpuReadyQueue.pop() ?? this.popLaneTask()) {
+    for (
+      let nt = task.cpuReadyQueue.pop() ?? this.popLaneTask();
+      nt;
+      nt = task.cpuReadyQueue.pop() ?? this.popLaneTask()
+    ) {
       this.processTask(nt);
       if (task.hasError) break;
     }
@@ -182,7 +209,12 @@ export class Engine {
    * `buffer` on `task`, runs what becomes ready until the queue is empty (stopping at the
    * first error) and completes the task if nothing is outstanding. See Note [Distributed hooks].
    */
-  executeGraphTaskUntilReadyQueueEmpty(task: GraphTask, root: Node, buffer: InputBuffer, incrementOutstandingTasks = true): void {
+  executeGraphTaskUntilReadyQueueEmpty(
+    task: GraphTask,
+    root: Node,
+    buffer: InputBuffer,
+    incrementOutstandingTasks = true,
+  ): void {
     task.owner ??= CPU;
     if (incrementOutstandingTasks) task.outstandingTasks++;
     this.readyQueue(task.cpuReadyQueue, buffer.device()).push(new NodeTask(task, root, buffer));
@@ -228,11 +260,16 @@ export class Engine {
       pushGraphTask(gt);
       setGradEnabled(gt.gradModeDuringBackward);
       try {
-        const r = allowAsync ? asyncGraphTask.run(gt, () => evaluateFunction(this, gt, fn, nt.inputs!)) : evaluateFunction(this, gt, fn, nt.inputs!);
+        const r = allowAsync
+          ? asyncGraphTask.run(gt, () => evaluateFunction(this, gt, fn, nt.inputs!))
+          : evaluateFunction(this, gt, fn, nt.inputs!);
         if (r) {
           if (!allowAsync) {
             r.catch(() => {});
-            throw new AutogradError('INVALID_STATE', `${fn.name()}.apply returned a Promise; nodes that await need backwardAsync()`);
+            throw new AutogradError(
+              'INVALID_STATE',
+              `${fn.name()}.apply returned a Promise; nodes that await need backwardAsync()`,
+            );
           }
           pending = r.catch((e) => gt.setError(annotate(e, fn)));
         }

@@ -45,7 +45,15 @@ export function evaluateFunction(engine: Engine, task: GraphTask, fn: Node, inpu
 }
 
 /** propagate, with the engine's release of what it owns (Note [Gradients the engine owns]). */
-function propagateOwned(engine: Engine, task: GraphTask, fn: Node, inputs: InputBuffer, outputs: Grads, created: Tensor[] | null, owned: OwnedGrads): void {
+function propagateOwned(
+  engine: Engine,
+  task: GraphTask,
+  fn: Node,
+  inputs: InputBuffer,
+  outputs: Grads,
+  created: Tensor[] | null,
+  owned: OwnedGrads,
+): void {
   if (created) owned.adopt(created, outputs);
   propagate(engine, task, fn, outputs, owned);
   if (created) owned.settle(outputs);

@@ -15,7 +15,14 @@ describe('autograd on the gpu device (gpu.js)', () => {
     });
     expect(w.grad!.device.toString()).toBe('gpu:0');
     expect(c.grad!.device.toString()).toBe('cpu');
-    expect(pushed).toEqual(['SumBackward0', 'ReluBackward0', 'ReshapeBackward0', 'BatchMatMulBackward0', 'ReshapeBackward0', 'torch::autograd::AccumulateGrad']);
+    expect(pushed).toEqual([
+      'SumBackward0',
+      'ReluBackward0',
+      'ReshapeBackward0',
+      'BatchMatMulBackward0',
+      'ReshapeBackward0',
+      'torch::autograd::AccumulateGrad',
+    ]);
     expect(pushed.some((n) => n.startsWith('MulBackward'))).toBe(false);
     expect(getEngine().lane(device('gpu:0')).queue.empty()).toBe(true);
   });

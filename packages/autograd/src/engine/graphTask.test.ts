@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { Edge, GraphRoot, GraphTask, InputBuffer, ReadyQueue, computeDependencies, getEngine, queueCallback, tensor } from '../index.js';
+import {
+  Edge,
+  GraphRoot,
+  GraphTask,
+  InputBuffer,
+  ReadyQueue,
+  computeDependencies,
+  getEngine,
+  queueCallback,
+  tensor,
+} from '../index.js';
 import { Logged, link } from '../__tests__/testNodes.js';
 
 const run = (root: Logged) => getEngine().execute([new Edge(root, 0)], [tensor([1])], false, false, true);

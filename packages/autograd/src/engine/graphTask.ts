@@ -48,7 +48,11 @@ export class GraphTask {
   /** the device (lane) that created the task and waits for it: cpu for a caller; wake-ups go there */
   owner: Device | null;
   /** made when someone asks for futureResult (a synchronous backward never does) */
-  private completion: { promise: Promise<(Tensor | null)[]>; resolve: (v: (Tensor | null)[]) => void; reject: (e: unknown) => void } | null = null;
+  private completion: {
+    promise: Promise<(Tensor | null)[]>;
+    resolve: (v: (Tensor | null)[]) => void;
+    reject: (e: unknown) => void;
+  } | null = null;
   private outcome: { value: (Tensor | null)[] } | { error: unknown } | null = null;
 
   constructor(
@@ -121,7 +125,8 @@ export class GraphTask {
   }
 
   private execPostProcessing(): void {
-    if (this.notReady.size > 0) throw new AutogradError('INVALID_STATE', 'could not compute gradients for some functions');
+    if (this.notReady.size > 0)
+      throw new AutogradError('INVALID_STATE', 'could not compute gradients for some functions');
     // a callback may queue more callbacks (queueCallback sees this task as current)
     pushGraphTask(this);
     try {

@@ -54,13 +54,16 @@ describe('device lanes (Note [Device lanes])', () => {
   });
 
   it('an error on a device lane reaches the caller, sync and async', async () => {
-    expect(() => getEngine().execute([new Edge(chain([], true), 0)], [tensor([1])], false, false, true)).toThrow('gpuNode failed on its lane');
-    await expect(getEngine().executeAsync([new Edge(chain([], true), 0)], [tensor([1])], false, false, true)).rejects.toThrow('gpuNode failed on its lane');
+    expect(() => getEngine().execute([new Edge(chain([], true), 0)], [tensor([1])], false, false, true)).toThrow(
+      'gpuNode failed on its lane',
+    );
+    await expect(
+      getEngine().executeAsync([new Edge(chain([], true), 0)], [tensor([1])], false, false, true),
+    ).rejects.toThrow('gpuNode failed on its lane');
   });
 });
 
 describe('device lanes with real ops on the gpu device', () => {
-
   /** Records the nodes pushed on the gpu:0 lane while `fn` runs. */
   async function onGpuLane(fn: () => void | Promise<void>): Promise<string[]> {
     const queue = getEngine().lane(device('gpu:0')).queue;

@@ -153,7 +153,10 @@ export abstract class Node {
     if (child) {
       if (child.topoNr >= this.topoNr) {
         if (this.hasParent) {
-          throw new AutogradError('INVALID_STATE', "Cannot update a node's topological_nr after it already has a parent. If we allow this, we can no longer guarantee that a parent's topo_nr is always greater than those of all its children");
+          throw new AutogradError(
+            'INVALID_STATE',
+            "Cannot update a node's topological_nr after it already has a parent. If we allow this, we can no longer guarantee that a parent's topo_nr is always greater than those of all its children",
+          );
         }
         this.topoNr = child.topoNr + 1;
       }

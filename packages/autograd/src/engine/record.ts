@@ -1,4 +1,11 @@
-import { type AutogradHooks, type Attrs, type Tensor, isFloatingPoint, KernelNames as K, setAutogradHooks } from '@wiregrad/tensor';
+import {
+  type AutogradHooks,
+  type Attrs,
+  type Tensor,
+  isFloatingPoint,
+  KernelNames as K,
+  setAutogradHooks,
+} from '@wiregrad/tensor';
 import { isAnomalyEnabled } from '../anomalyMode.js';
 import { AutogradError } from '../errors.js';
 import { getGradient, isNonDifferentiable } from '../gradients/registry.js';
@@ -33,11 +40,17 @@ function beforeKernel(kernelName: string, inputs: readonly Tensor[]): void {
   }
   if (!isGradEnabled()) return;
   if (target.isLeaf && target.requiresGrad) {
-    throw new AutogradError('LEAF_INPLACE', 'a leaf Variable that requires grad is being used in an in-place operation.');
+    throw new AutogradError(
+      'LEAF_INPLACE',
+      'a leaf Variable that requires grad is being used in an in-place operation.',
+    );
   }
   const base = peekMeta(target)?.viewBase;
   if (base?.isLeaf && base.requiresGrad) {
-    throw new AutogradError('LEAF_INPLACE', 'a view of a leaf Variable that requires grad is being used in an in-place operation.');
+    throw new AutogradError(
+      'LEAF_INPLACE',
+      'a view of a leaf Variable that requires grad is being used in an in-place operation.',
+    );
   }
   const source = inputs[1]?.gradFn;
   if (source instanceof KernelNode) source.keepSavedInputsOf(target.storage);

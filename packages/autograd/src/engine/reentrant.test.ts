@@ -73,7 +73,6 @@ describe('reentrant backward', () => {
   });
 });
 
-
 /** Awaits a nested backwardAsync inside its apply. */
 class AsyncReentrant extends Node {
   constructor(

@@ -31,7 +31,10 @@ export class SavedVariable {
     private readonly isOutput: boolean,
   ) {
     if (peekMeta(t)?.inference) {
-      throw new AutogradError('INFERENCE_TENSOR', 'Inference tensors cannot be saved for backward. To work around you can make a clone to get a normal tensor and use it in autograd.');
+      throw new AutogradError(
+        'INFERENCE_TENSOR',
+        'Inference tensors cannot be saved for backward. To work around you can make a clone to get a normal tensor and use it in autograd.',
+      );
     }
     this.tensor = t;
     t.storage.retain();

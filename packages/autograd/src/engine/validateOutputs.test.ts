@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { Edge, type Tensor, getEngine, tensor } from '../index.js';
 import { Logged, link } from '../__tests__/testNodes.js';
 
-
 /** Runs `producer` (emitting `grad`) into a leaf expecting `expected`; returns what the leaf received. */
 function deliver(grad: Tensor, expected: Tensor): Tensor | null {
   let received: Tensor | null = null;
@@ -15,7 +14,13 @@ function deliver(grad: Tensor, expected: Tensor): Tensor | null {
 
 describe("validate_outputs (every node's returned gradients)", () => {
   it('a gradient of a broadcastable shape is summed to the expected one', () => {
-    const got = deliver(tensor([[1, 2, 3], [10, 20, 30]]), tensor([[0, 0, 0]]));
+    const got = deliver(
+      tensor([
+        [1, 2, 3],
+        [10, 20, 30],
+      ]),
+      tensor([[0, 0, 0]]),
+    );
     expect(got!.shape).toEqual([1, 3]);
     expect(got!.tolist()).toEqual([[11, 22, 33]]);
   });
@@ -45,7 +50,9 @@ describe("validate_outputs (every node's returned gradients)", () => {
 
   it('a 0-dim gradient on another device is moved; any other device mismatch is an error', () => {
     const onGpu = (shape: number[]) => tensor([2]).reshape(shape).to('gpu:0');
-    expect(() => deliver(onGpu([1]), tensor([0]))).toThrow('Function Producer returned an invalid gradient at index 0 - expected device cpu but got gpu:0');
+    expect(() => deliver(onGpu([1]), tensor([0]))).toThrow(
+      'Function Producer returned an invalid gradient at index 0 - expected device cpu but got gpu:0',
+    );
     const moved = deliver(onGpu([]), tensor(0));
     expect(moved!.device.toString()).toBe('cpu');
     expect(moved!.item()).toBe(2);

@@ -13,7 +13,10 @@ const fmt = (s: readonly number[]) => `[${s.join(', ')}]`;
  */
 export function validateOutputs(edges: readonly Edge[], grads: Grads, prefix: string): Grads {
   if (grads.length !== edges.length) {
-    throw new AutogradError('INVALID_GRADIENT', `${prefix}invalid number of gradients - expected ${edges.length}, but got ${grads.length}`);
+    throw new AutogradError(
+      'INVALID_GRADIENT',
+      `${prefix}invalid number of gradients - expected ${edges.length}, but got ${grads.length}`,
+    );
   }
   return grads.map((grad, i) => {
     const edge = edges[i]!;
@@ -33,7 +36,10 @@ export function validateOutputs(edges: readonly Edge[], grads: Grads, prefix: st
     if (g.dtype !== meta.dtype) g = castTo(g, meta.dtype);
     if (g.device !== meta.device) {
       if (g.ndim !== 0) {
-        throw new AutogradError('INVALID_GRADIENT', `${prefix}invalid gradient at index ${i} - expected device ${meta.device.toString()} but got ${g.device.toString()}`);
+        throw new AutogradError(
+          'INVALID_GRADIENT',
+          `${prefix}invalid gradient at index ${i} - expected device ${meta.device.toString()} but got ${g.device.toString()}`,
+        );
       }
       g = moveTo(g, meta.device);
     }

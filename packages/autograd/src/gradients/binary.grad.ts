@@ -2,12 +2,21 @@ import { KernelNames as K, type Tensor, add, castTo, div, log, mul, neg, pow, su
 import { declareNonDifferentiable, ifNeeded, registerGradient, toInputShape as to } from './registry.js';
 
 // Each gradient is summed back to its input's (pre-broadcast) shape.
-registerGradient({ kernelName: K.Add, gradFunc: ([g], c) => [ifNeeded(c, 0, () => to(g!, c, 0)), ifNeeded(c, 1, () => to(g!, c, 1))] });
-registerGradient({ kernelName: K.Sub, gradFunc: ([g], c) => [ifNeeded(c, 0, () => to(g!, c, 0)), ifNeeded(c, 1, () => to(neg(g!), c, 1))] });
+registerGradient({
+  kernelName: K.Add,
+  gradFunc: ([g], c) => [ifNeeded(c, 0, () => to(g!, c, 0)), ifNeeded(c, 1, () => to(g!, c, 1))],
+});
+registerGradient({
+  kernelName: K.Sub,
+  gradFunc: ([g], c) => [ifNeeded(c, 0, () => to(g!, c, 0)), ifNeeded(c, 1, () => to(neg(g!), c, 1))],
+});
 registerGradient({
   kernelName: K.Mul,
   saveInputs: [0, 1],
-  gradFunc: ([g], c) => [ifNeeded(c, 0, () => to(mul(g!, c.input(1)), c, 0)), ifNeeded(c, 1, () => to(mul(g!, c.input(0)), c, 1))],
+  gradFunc: ([g], c) => [
+    ifNeeded(c, 0, () => to(mul(g!, c.input(1)), c, 0)),
+    ifNeeded(c, 1, () => to(mul(g!, c.input(0)), c, 1)),
+  ],
 });
 registerGradient({
   kernelName: K.Div,

@@ -3,11 +3,19 @@ import { registerGradient } from './registry.js';
 
 // Im2Col and Col2Im are each other's adjoint, so each is the other's gradient (Note [im2col] in
 // @wiregrad/tensor's ops/conv.ts); conv and pooling are composites and need no rule of their own.
-const geometry = (a: Attrs) => ({ kernel: a.kernel, stride: a.stride, padding: a.padding, dilation: a.dilation, outSize: a.outSize });
+const geometry = (a: Attrs) => ({
+  kernel: a.kernel,
+  stride: a.stride,
+  padding: a.padding,
+  dilation: a.dilation,
+  outSize: a.outSize,
+});
 
 registerGradient({
   kernelName: K.Im2Col,
-  gradFunc: ([g], c) => [runKernel1(K.Col2Im, [g as Tensor], { ...geometry(c.attrs), inputSize: c.inputShapes[0]!.slice(2) })],
+  gradFunc: ([g], c) => [
+    runKernel1(K.Col2Im, [g as Tensor], { ...geometry(c.attrs), inputSize: c.inputShapes[0]!.slice(2) }),
+  ],
 });
 registerGradient({
   kernelName: K.Col2Im,

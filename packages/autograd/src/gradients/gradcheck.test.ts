@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  KernelNames, cat, getGradient, gradcheck, isNonDifferentiable, manualSeed, randn, sliceScatter, tensor, type Tensor,
+  KernelNames,
+  cat,
+  getGradient,
+  gradcheck,
+  isNonDifferentiable,
+  manualSeed,
+  randn,
+  sliceScatter,
+  tensor,
+  type Tensor,
 } from '../index.js';
 
 manualSeed(7);
@@ -49,9 +58,20 @@ const cases: Case[] = [
   ['Sum keepdim', (a) => a.sum(1, true), () => [r([2, 3])]],
   ['Mean / Var / Std', (a) => [a.mean(0), a.var(1), a.std()], () => [r([3, 4])]],
   ['Prod', (a) => a.prod(1), () => [pos([2, 3])]],
-  ['Prod with zeros (one and two per slice, and over everything)', (a) => [a.prod(1), a.prod(0, true), a.prod()], () => [
-    tensor([[2, 0, 3], [0, 0, 1.5], [0.5, 1, 2]], { dtype: 'float64', requiresGrad: true }),
-  ]],
+  [
+    'Prod with zeros (one and two per slice, and over everything)',
+    (a) => [a.prod(1), a.prod(0, true), a.prod()],
+    () => [
+      tensor(
+        [
+          [2, 0, 3],
+          [0, 0, 1.5],
+          [0.5, 1, 2],
+        ],
+        { dtype: 'float64', requiresGrad: true },
+      ),
+    ],
+  ],
   ['Max all', (a) => a.max(), () => [r([2, 3])]],
   ['Max dim', (a) => a.max(1).values, () => [r([2, 3])]],
   ['Min dim keepdim', (a) => a.min(0, true).values, () => [r([3, 2])]],
@@ -82,7 +102,9 @@ describe('gradcheck passes for every gradient rule', () => {
   });
 
   it('Cast through float32 (finite differences need a float32-sized step)', () => {
-    expect(gradcheck((a) => a.to('float32').to('float64'), [r([3])], { eps: 1e-2, atol: 1e-4, raiseException: true })).toBe(true);
+    expect(
+      gradcheck((a) => a.to('float32').to('float64'), [r([3])], { eps: 1e-2, atol: 1e-4, raiseException: true }),
+    ).toBe(true);
   });
 });
 

@@ -1,4 +1,14 @@
-import { KernelNames as K, type Tensor, gather, indexAdd, indexSelect, maskedFill, scatterAdd, slice, zeros } from '@wiregrad/tensor';
+import {
+  KernelNames as K,
+  type Tensor,
+  gather,
+  indexAdd,
+  indexSelect,
+  maskedFill,
+  scatterAdd,
+  slice,
+  zeros,
+} from '@wiregrad/tensor';
 import { declareNonDifferentiable, ifNeeded, registerGradient, toInputShape } from './registry.js';
 
 // gather <-> scatterAdd, indexSelect <-> indexAdd and slice <-> sliceScatter are each other's gradients.
@@ -12,7 +22,11 @@ registerGradient({
 registerGradient({
   kernelName: K.ScatterAdd,
   saveInputs: [1],
-  gradFunc: ([g], c) => [ifNeeded(c, 0, () => g!), null, ifNeeded(c, 2, () => gather(g!, c.attrs.dim as number, c.input(1)))],
+  gradFunc: ([g], c) => [
+    ifNeeded(c, 0, () => g!),
+    null,
+    ifNeeded(c, 2, () => gather(g!, c.attrs.dim as number, c.input(1))),
+  ],
 });
 registerGradient({
   kernelName: K.IndexSelect,
@@ -22,7 +36,11 @@ registerGradient({
 registerGradient({
   kernelName: K.IndexAdd,
   saveInputs: [1],
-  gradFunc: ([g], c) => [ifNeeded(c, 0, () => g!), null, ifNeeded(c, 2, () => indexSelect(g!, c.attrs.dim as number, c.input(1)))],
+  gradFunc: ([g], c) => [
+    ifNeeded(c, 0, () => g!),
+    null,
+    ifNeeded(c, 2, () => indexSelect(g!, c.attrs.dim as number, c.input(1))),
+  ],
 });
 registerGradient({
   kernelName: K.SliceScatter,
@@ -32,6 +50,10 @@ registerGradient({
   },
 });
 // the filled positions get no gradient (the mask may broadcast x up, hence the sum back)
-registerGradient({ kernelName: K.MaskedFill, saveInputs: [1], gradFunc: ([g], c) => [toInputShape(maskedFill(g!, c.input(1), 0), c, 0), null] });
+registerGradient({
+  kernelName: K.MaskedFill,
+  saveInputs: [1],
+  gradFunc: ([g], c) => [toInputShape(maskedFill(g!, c.input(1), 0), c, 0), null],
+});
 
 declareNonDifferentiable(K.OneHot);

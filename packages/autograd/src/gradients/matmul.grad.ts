@@ -5,5 +5,8 @@ import { ifNeeded, registerGradient } from './registry.js';
 registerGradient({
   kernelName: K.BatchMatMul,
   saveInputs: [0, 1],
-  gradFunc: ([g], c) => [ifNeeded(c, 0, () => bmm(g!, transpose(c.input(1), 1, 2))), ifNeeded(c, 1, () => bmm(transpose(c.input(0), 1, 2), g!))],
+  gradFunc: ([g], c) => [
+    ifNeeded(c, 0, () => bmm(g!, transpose(c.input(1), 1, 2))),
+    ifNeeded(c, 1, () => bmm(transpose(c.input(0), 1, 2), g!)),
+  ],
 });

@@ -1,11 +1,30 @@
-import { KernelNames as K, type Tensor, castTo, div, expand, mul, prod, reshape, scatterAdd, sum, unsqueeze, where, zeros } from '@wiregrad/tensor';
+import {
+  KernelNames as K,
+  type Tensor,
+  castTo,
+  div,
+  expand,
+  mul,
+  prod,
+  reshape,
+  scatterAdd,
+  sum,
+  unsqueeze,
+  where,
+  zeros,
+} from '@wiregrad/tensor';
 import { declareNonDifferentiable, registerGradient, type GradContext } from './registry.js';
 
 /** A reduced tensor put back to the input's shape (reduced dims re-inserted as size 1, then expanded). */
 function expandBack(g: Tensor, ctx: GradContext, dims: readonly number[], keepdim: boolean): Tensor {
   const shape = ctx.inputShapes[0]!;
   const all = dims.length === 0 ? shape.map((_, i) => i) : dims;
-  const kept = keepdim ? g : reshape(g, shape.map((s, i) => (all.includes(i) ? 1 : s)));
+  const kept = keepdim
+    ? g
+    : reshape(
+        g,
+        shape.map((s, i) => (all.includes(i) ? 1 : s)),
+      );
   return expand(kept, shape);
 }
 

@@ -38,7 +38,10 @@ const nonDifferentiable = new Set<string>();
 export function registerGradient(config: GradConfig): void {
   const registered = rules.get(config.kernelName);
   if (registered !== undefined && registered !== config) {
-    platform.warn(`The gradient for kernel '${config.kernelName}' is already registered; the new one replaces it.`, 'RegistrationWarning');
+    platform.warn(
+      `The gradient for kernel '${config.kernelName}' is already registered; the new one replaces it.`,
+      'RegistrationWarning',
+    );
   }
   rules.set(config.kernelName, config);
 }
@@ -60,4 +63,5 @@ export function isNonDifferentiable(kernelName: string): boolean {
 export const toInputShape = (g: Tensor, ctx: GradContext, i: number): Tensor => sumToShape(g, ctx.inputShapes[i]!);
 
 /** `f()` when the pass needs the gradient of forward input `i`, else null (no work for pruned edges). */
-export const ifNeeded = (ctx: GradContext, i: number, f: () => Tensor): Tensor | null => (ctx.needsInputGrad(i) ? f() : null);
+export const ifNeeded = (ctx: GradContext, i: number, f: () => Tensor): Tensor | null =>
+  ctx.needsInputGrad(i) ? f() : null;

@@ -1,4 +1,21 @@
-import { KernelNames as K, type Tensor, add, castTo, cos, div, exp, gelu, mul, neg, pow, sigmoid, sign, sin, sub, where } from '@wiregrad/tensor';
+import {
+  KernelNames as K,
+  type Tensor,
+  add,
+  castTo,
+  cos,
+  div,
+  exp,
+  gelu,
+  mul,
+  neg,
+  pow,
+  sigmoid,
+  sign,
+  sin,
+  sub,
+  where,
+} from '@wiregrad/tensor';
 import { declareNonDifferentiable, registerGradient } from './registry.js';
 
 // d/dx written with the saved input (x) or the saved output (y).

@@ -7,6 +7,10 @@ registerGradient({
   saveInputs: [0],
   gradFunc: ([g], c) => {
     const cond = c.input(0);
-    return [null, ifNeeded(c, 1, () => to(where(cond, g!, 0), c, 1)), ifNeeded(c, 2, () => to(where(cond, 0, g!), c, 2))];
+    return [
+      null,
+      ifNeeded(c, 1, () => to(where(cond, g!, 0), c, 1)),
+      ifNeeded(c, 2, () => to(where(cond, 0, g!), c, 2)),
+    ];
   },
 });

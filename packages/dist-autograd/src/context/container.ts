@@ -19,12 +19,16 @@ export class DistAutogradContainer {
 
   constructor(readonly workerId: number) {
     if (!Number.isInteger(workerId) || workerId < 0 || workerId >= 1 << 16) {
-      throw new DistAutogradError('ID_OVERFLOW', `worker id ${workerId} must be in [0, 65536) to fit the 16 high bits of an id`);
+      throw new DistAutogradError(
+        'ID_OVERFLOW',
+        `worker id ${workerId} must be in [0, 65536) to fit the 16 high bits of an id`,
+      );
     }
   }
 
   private nextId(counter: bigint, what: string): bigint {
-    if (counter > MAX_COUNTER) throw new DistAutogradError('ID_OVERFLOW', `Exceeded the maximum ${what} id for worker ${this.workerId}`);
+    if (counter > MAX_COUNTER)
+      throw new DistAutogradError('ID_OVERFLOW', `Exceeded the maximum ${what} id for worker ${this.workerId}`);
     return (BigInt(this.workerId) << 48n) | counter;
   }
 
@@ -92,7 +96,8 @@ export function resetContainer(): void {
 }
 
 export function getContainer(): DistAutogradContainer {
-  if (!container) throw new DistAutogradError('NOT_INITIALIZED', 'Distributed autograd is not initialized: call initRpc first');
+  if (!container)
+    throw new DistAutogradError('NOT_INITIALIZED', 'Distributed autograd is not initialized: call initRpc first');
   return container;
 }
 

@@ -85,6 +85,9 @@ export class DistAutogradContext {
   /** Adds a leaf's gradient into the context (never into `.grad`); repeated passes accumulate. */
   accumulateGrad(variable: Tensor, grad: Tensor): void {
     const old = this.accumulatedGrads.get(variable);
-    this.accumulatedGrads.set(variable, noGrad(() => (old ? add(old, grad) : grad.detach().clone())));
+    this.accumulatedGrads.set(
+      variable,
+      noGrad(() => (old ? add(old, grad) : grad.detach().clone())),
+    );
   }
 }

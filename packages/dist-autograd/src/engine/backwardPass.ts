@@ -1,11 +1,30 @@
-import { AccumulateGrad, Edge, GraphRoot, GraphTask, ReadyQueue, computeDependencies, getEngine, initToExecute, type Node } from '@wiregrad/autograd';
+import {
+  AccumulateGrad,
+  Edge,
+  GraphRoot,
+  GraphTask,
+  ReadyQueue,
+  computeDependencies,
+  getEngine,
+  initToExecute,
+  type Node,
+} from '@wiregrad/autograd';
 import type { BackwardPass, DistAutogradContext } from '../context/context.js';
 import { RecvRpcBackward } from '../functions/recvRpcBackward.js';
 import type { SendRpcBackward } from '../functions/sendRpcBackward.js';
 
 /** The pass `id` of a context, created on first sight (a new id replaces a finished pass). */
 export function ensurePass(ctx: DistAutogradContext, id: string): BackwardPass {
-  if (ctx.pass?.id !== id) ctx.pass = { id, reachableSends: new Set(), markedRecvs: new Set(), fired: new Set(), graphTask: null, outstanding: [], fires: null };
+  if (ctx.pass?.id !== id)
+    ctx.pass = {
+      id,
+      reachableSends: new Set(),
+      markedRecvs: new Set(),
+      fired: new Set(),
+      graphTask: null,
+      outstanding: [],
+      fires: null,
+    };
   ctx.touch();
   return ctx.pass;
 }
@@ -35,7 +54,12 @@ export function reachableRecvs(starts: readonly Node[]): RecvRpcBackward[] {
  * context (never `.grad`), RecvRpcBackward nodes are marked needed so they send gradients.
  * One extra outstanding task holds the GraphTask open until the pass is over here.
  */
-export function buildGraphTask(ctx: DistAutogradContext, pass: BackwardPass, root: Node | null, retainGraph: boolean): GraphTask {
+export function buildGraphTask(
+  ctx: DistAutogradContext,
+  pass: BackwardPass,
+  root: Node | null,
+  retainGraph: boolean,
+): GraphTask {
   const task = new GraphTask(retainGraph, false, 0, new ReadyQueue(), null, true);
   const sends: SendRpcBackward[] = [...pass.reachableSends];
   const starts: Node[] = root ? [root, ...sends] : sends;
@@ -45,7 +69,16 @@ export function buildGraphTask(ctx: DistAutogradContext, pass: BackwardPass, roo
     if (n instanceof AccumulateGrad || n instanceof RecvRpcBackward) outputs.push(new Edge(n, 0));
   }
   if (outputs.length > 0) {
-    initToExecute(new GraphRoot(starts.map((s) => new Edge(s, 0)), []), task, outputs, false, 0);
+    initToExecute(
+      new GraphRoot(
+        starts.map((s) => new Edge(s, 0)),
+        [],
+      ),
+      task,
+      outputs,
+      false,
+      0,
+    );
     for (const e of outputs) {
       const info = task.execInfo.get(e.node!)!;
       if (e.node instanceof AccumulateGrad) {

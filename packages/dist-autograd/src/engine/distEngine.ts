@@ -30,13 +30,22 @@ async function markFrom(ctx: DistAutogradContext, pass: BackwardPass, starts: re
   const fresh = reachableRecvs(starts).filter((r) => !pass.markedRecvs.has(r));
   for (const r of fresh) pass.markedRecvs.add(r);
   await Promise.all(
-    fresh.map((r) => send(r.fromWorkerId, { kind: 'mark', passId: pass.id, metadata: { contextId: ctx.contextId, messageId: r.messageId }, grads: [], retainGraph: false })),
+    fresh.map((r) =>
+      send(r.fromWorkerId, {
+        kind: 'mark',
+        passId: pass.id,
+        metadata: { contextId: ctx.contextId, messageId: r.messageId },
+        grads: [],
+        retainGraph: false,
+      }),
+    ),
   );
 }
 
 /** Waits for every gradient RPC of the pass, including ones started while waiting. */
 async function drain(pass: BackwardPass): Promise<void> {
-  for (let batch = pass.outstanding.splice(0); batch.length > 0; batch = pass.outstanding.splice(0)) await Promise.all(batch);
+  for (let batch = pass.outstanding.splice(0); batch.length > 0; batch = pass.outstanding.splice(0))
+    await Promise.all(batch);
 }
 
 function nodeError(e: unknown): DistAutogradError {
@@ -51,11 +60,16 @@ function checkTask(pass: BackwardPass): void {
 }
 
 function validateRoots(roots: readonly Tensor[]): void {
-  if (!Array.isArray(roots) || roots.length === 0) throw new DistAutogradError('INVALID_ROOT', 'No tensors provided for gradient computation.');
+  if (!Array.isArray(roots) || roots.length === 0)
+    throw new DistAutogradError('INVALID_ROOT', 'No tensors provided for gradient computation.');
   roots.forEach((t, i) => {
     if (!(t instanceof Tensor)) throw new DistAutogradError('INVALID_ROOT', `root ${i} is not a Tensor`);
     if (!t.requiresGrad) throw new DistAutogradError('INVALID_ROOT', `requires_grad not set on root ${i}`);
-    if (t.numel !== 1) throw new DistAutogradError('INVALID_ROOT', `root ${i} of shape [${t.shape.join(', ')}] is not a scalar, all roots need to be scalar`);
+    if (t.numel !== 1)
+      throw new DistAutogradError(
+        'INVALID_ROOT',
+        `root ${i} of shape [${t.shape.join(', ')}] is not a scalar, all roots need to be scalar`,
+      );
     if (!t.gradFn) throw new DistAutogradError('INVALID_ROOT', `root ${i} does not have a valid gradient function.`);
   });
 }
@@ -70,23 +84,38 @@ function validateRoots(roots: readonly Tensor[]): void {
  */
 function broadcastAbort(ctx: DistAutogradContext, passId: string, error: unknown): void {
   for (const w of ctx.knownWorkerIds()) {
-    void send(w, { kind: 'abort', passId, metadata: { contextId: ctx.contextId, messageId: 0n }, grads: [], retainGraph: false, error: String(error) }).catch(() => {});
+    void send(w, {
+      kind: 'abort',
+      passId,
+      metadata: { contextId: ctx.contextId, messageId: 0n },
+      grads: [],
+      retainGraph: false,
+      error: String(error),
+    }).catch(() => {});
   }
 }
 
 /** Distributed backward from scalar `roots` in context `contextId` (PyTorch's DistEngine::execute). */
-export async function backward(contextId: bigint, roots: Tensor[], opts: { retainGraph?: boolean } = {}): Promise<void> {
+export async function backward(
+  contextId: bigint,
+  roots: Tensor[],
+  opts: { retainGraph?: boolean } = {},
+): Promise<void> {
   validateRoots(roots);
   const container = getContainer();
   const ctx = container.retrieveContext(contextId);
-  if (ctx.pass) throw new DistAutogradError('BACKWARD', `a backward pass is already running in autograd context ${contextId}`);
+  if (ctx.pass)
+    throw new DistAutogradError('BACKWARD', `a backward pass is already running in autograd context ${contextId}`);
   const pass = ensurePass(ctx, `${container.workerId}:${container.newMessageId()}`);
   try {
     const rootNodes = roots.map((t) => t.gradFn as Node);
     const fires = firingSet(rootNodes);
     if (fires) ctx.setFires(pass, new Set(fires));
     else await markFrom(ctx, pass, rootNodes); // see Note [Firing sets]: unknown somewhere, so ask
-    const root = new GraphRoot(roots.map(gradientEdge), roots.map((t) => onesLike(t)));
+    const root = new GraphRoot(
+      roots.map(gradientEdge),
+      roots.map((t) => onesLike(t)),
+    );
     const task = buildGraphTask(ctx, pass, root, opts.retainGraph ?? false);
     getEngine().executeWithGraphTask({ task, root, buffer: new InputBuffer(0) });
     runReady(task);
@@ -115,7 +144,10 @@ function endPass(ctx: DistAutogradContext, pass: BackwardPass): void {
  * worker that sent them as a request (gradients for it go into the answer, which this returns:
  * Note [Gradients ride on the answer]); null for gradients that arrived inside an answer.
  */
-export async function onPropagateGradients(req: PropagateGradientsReq, from: number | null): Promise<PropagateGradientsReq[]> {
+export async function onPropagateGradients(
+  req: PropagateGradientsReq,
+  from: number | null,
+): Promise<PropagateGradientsReq[]> {
   const inline: PropagateGradientsReq[] = [];
   const container = getContainer();
   const ctx = container.retrieveContext(req.metadata.contextId);
@@ -132,7 +164,11 @@ export async function onPropagateGradients(req: PropagateGradientsReq, from: num
   if (ctx.endedPasses.has(req.passId)) return inline; // a straggler of a pass that already ended here
   const pass = ensurePass(ctx, req.passId);
   const sendFn = ctx.sendFunction(req.metadata.messageId);
-  if (!sendFn) throw new DistAutogradError('BACKWARD', `no send function for message ${req.metadata.messageId} in autograd context ${ctx.contextId}`);
+  if (!sendFn)
+    throw new DistAutogradError(
+      'BACKWARD',
+      `no send function for message ${req.metadata.messageId} in autograd context ${ctx.contextId}`,
+    );
   if (req.kind === 'mark') {
     if (pass.reachableSends.has(sendFn)) return inline;
     pass.reachableSends.add(sendFn);

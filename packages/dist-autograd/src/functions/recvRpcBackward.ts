@@ -30,7 +30,9 @@ export class RecvRpcBackward extends Node {
   apply(grads: Grads): Grads {
     const pass = this.ctx.pass;
     if (!pass) return [];
-    const filled = grads.map((g, i) => g ?? zeros(this.inputMetadata[i]!.shape, { dtype: this.inputMetadata[i]!.dtype }));
+    const filled = grads.map(
+      (g, i) => g ?? zeros(this.inputMetadata[i]!.shape, { dtype: this.inputMetadata[i]!.dtype }),
+    );
     const payload: PropagateGradientsReq = {
       kind: 'grads',
       passId: pass.id,

@@ -12,7 +12,8 @@ const classes = new Map<string, OptimizerClass>();
 export function registerOptimizer(name: string, cls: OptimizerClass): void {
   classes.set(name, cls);
 }
-for (const [name, cls] of Object.entries({ SGD, Adam, AdamW, RMSprop, Adagrad })) registerOptimizer(name, cls as unknown as OptimizerClass);
+for (const [name, cls] of Object.entries({ SGD, Adam, AdamW, RMSprop, Adagrad }))
+  registerOptimizer(name, cls as unknown as OptimizerClass);
 
 /** The optimizer living next to its parameters on their owner. */
 class LocalOptimizer {
@@ -48,10 +49,13 @@ class LocalOptimizer {
 
 register('_wiregrad.distOptim.create', (name: string, rrefs: RRef<Tensor>[], opts: unknown) => {
   const cls = classes.get(name);
-  if (!cls) throw new DistAutogradError('OPTIMIZER', `optimizer '${name}' is not registered (registerOptimizer(name, class))`);
+  if (!cls)
+    throw new DistAutogradError('OPTIMIZER', `optimizer '${name}' is not registered (registerOptimizer(name, class))`);
   return new LocalOptimizer(rrefs, cls, opts);
 });
-register('_wiregrad.distOptim.step', (opt: RRef<LocalOptimizer>, contextId: bigint) => opt.localValue().step(contextId));
+register('_wiregrad.distOptim.step', (opt: RRef<LocalOptimizer>, contextId: bigint) =>
+  opt.localValue().step(contextId),
+);
 
 /**
  * PyTorch's DistributedOptimizer: parameters (RRefs) are grouped by owner, each owner builds
@@ -65,7 +69,9 @@ export class DistributedOptimizer {
     const name = [...classes.entries()].find(([, c]) => c === (optimizerClass as unknown))?.[0] ?? optimizerClass.name;
     const byOwner = new Map<number, RRef<Tensor>[]>();
     for (const p of params) byOwner.set(p.ownerId, [...(byOwner.get(p.ownerId) ?? []), p]);
-    this.remotes = [...byOwner.entries()].map(([owner, rrefs]) => remote<LocalOptimizer>(owner, '_wiregrad.distOptim.create', [name, rrefs, opts]));
+    this.remotes = [...byOwner.entries()].map(([owner, rrefs]) =>
+      remote<LocalOptimizer>(owner, '_wiregrad.distOptim.create', [name, rrefs, opts]),
+    );
   }
 
   /** Waits until every owner has built its optimizer; rejects with "Error creating optimizer." otherwise. */
@@ -80,7 +86,9 @@ export class DistributedOptimizer {
   async step(contextId: bigint): Promise<void> {
     retrieveContext(contextId);
     await this.ready();
-    const results = await Promise.allSettled(this.remotes.map((r) => rpcAsync(r.ownerId, '_wiregrad.distOptim.step', [r, contextId]).wait()));
+    const results = await Promise.allSettled(
+      this.remotes.map((r) => rpcAsync(r.ownerId, '_wiregrad.distOptim.step', [r, contextId]).wait()),
+    );
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     const last = failed[failed.length - 1]?.reason as Error | undefined;
     if (last) throw new DistAutogradError('OPTIMIZER', `Error running optimizer. ${last.message}`, { cause: last });

@@ -7,17 +7,24 @@ export function loadFixture<T = Record<string, unknown>>(name: string): T {
   return JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8')) as T;
 }
 
-export const f64 = (v: NestedArray | number, requiresGrad = false): Tensor => tensor(v, { dtype: 'float64', requiresGrad });
+export const f64 = (v: NestedArray | number, requiresGrad = false): Tensor =>
+  tensor(v, { dtype: 'float64', requiresGrad });
 
 const flat = (v: NestedArray | number): number[] => (Array.isArray(v) ? v.flatMap(flat) : [Number(v)]);
 
 /** Elementwise |actual - expected| <= atol + rtol |expected| over nested arrays or tensors, shapes compared flat. */
-export function expectClose(actual: Tensor | NestedArray | number, expected: NestedArray | number, rtol = 1e-9, atol = 1e-12): void {
+export function expectClose(
+  actual: Tensor | NestedArray | number,
+  expected: NestedArray | number,
+  rtol = 1e-9,
+  atol = 1e-12,
+): void {
   const a = flat(typeof actual === 'object' && actual !== null && 'tolist' in actual ? actual.tolist() : actual);
   const e = flat(expected);
   expect(a).toHaveLength(e.length);
   a.forEach((v, i) => {
     const w = e[i]!;
-    if (!(Math.abs(v - w) <= atol + rtol * Math.abs(w))) expect.fail(`element ${i}: ${v}, want ${w} (rtol ${rtol}, atol ${atol})`);
+    if (!(Math.abs(v - w) <= atol + rtol * Math.abs(w)))
+      expect.fail(`element ${i}: ${v}, want ${w} (rtol ${rtol}, atol ${atol})`);
   });
 }

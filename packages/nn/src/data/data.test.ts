@@ -16,9 +16,18 @@ describe('TensorDataset, DataLoader, randomSplit (torch.utils.data)', () => {
   it('DataLoader batches in order, the last one smaller unless dropLast', () => {
     const batches = [...new DataLoader(ds(), { batchSize: 4 })].map(([x, y]) => [x!.shape, y!.tolist()]);
     expect(batches).toEqual([
-      [[4, 1], [0, 10, 20, 30]],
-      [[4, 1], [40, 50, 60, 70]],
-      [[2, 1], [80, 90]],
+      [
+        [4, 1],
+        [0, 10, 20, 30],
+      ],
+      [
+        [4, 1],
+        [40, 50, 60, 70],
+      ],
+      [
+        [2, 1],
+        [80, 90],
+      ],
     ]);
     const loader = new DataLoader(ds(), { batchSize: 4, dropLast: true });
     expect([loader.length, [...loader].length]).toEqual([2, 2]);
@@ -39,11 +48,28 @@ describe('TensorDataset, DataLoader, randomSplit (torch.utils.data)', () => {
   it('a collate function gets the samples; the default collate stacks tensors, numbers and fields', () => {
     const items = { length: 3, getItem: (i: number) => ({ x: tensor([i, i]), label: i, name: `n${i}` }) };
     const [batch] = [...new DataLoader(items, { batchSize: 3 })];
-    const b = batch as unknown as { x: { tolist(): unknown }; label: { tolist(): unknown; dtype: string }; name: string[] };
-    expect([b.x.tolist(), b.label.tolist(), b.label.dtype, b.name]).toEqual([[[0, 0], [1, 1], [2, 2]], [0, 1, 2], 'int32', ['n0', 'n1', 'n2']]);
-    const sums = [...new DataLoader(ds(), { batchSize: 5, collateFn: (s) => s.reduce((acc, [, y]) => acc + y!.item(), 0) })];
+    const b = batch as unknown as {
+      x: { tolist(): unknown };
+      label: { tolist(): unknown; dtype: string };
+      name: string[];
+    };
+    expect([b.x.tolist(), b.label.tolist(), b.label.dtype, b.name]).toEqual([
+      [
+        [0, 0],
+        [1, 1],
+        [2, 2],
+      ],
+      [0, 1, 2],
+      'int32',
+      ['n0', 'n1', 'n2'],
+    ]);
+    const sums = [
+      ...new DataLoader(ds(), { batchSize: 5, collateFn: (s) => s.reduce((acc, [, y]) => acc + y!.item(), 0) }),
+    ];
     expect(sums).toEqual([100, 350]);
-    expect(() => new DataLoader(ds(), { batchSize: 0 })).toThrow('batch_size should be a positive integer value, but got batch_size=0');
+    expect(() => new DataLoader(ds(), { batchSize: 0 })).toThrow(
+      'batch_size should be a positive integer value, but got batch_size=0',
+    );
   });
 
   it('randomSplit: disjoint subsets covering the dataset, by counts or by fractions', () => {
@@ -52,7 +78,9 @@ describe('TensorDataset, DataLoader, randomSplit (torch.utils.data)', () => {
     expect([...train!.indices, ...test!.indices].sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(randomSplit(ds(), [7, 3], { generator: 1 })[1]!.indices).toEqual(test!.indices);
     expect(randomSplit(ds(), [0.55, 0.45]).map((s) => s.length)).toEqual([6, 4]);
-    expect(() => randomSplit(ds(), [5, 4])).toThrow('Sum of input lengths does not equal the length of the input dataset!');
+    expect(() => randomSplit(ds(), [5, 4])).toThrow(
+      'Sum of input lengths does not equal the length of the input dataset!',
+    );
     const [x] = [...new DataLoader(test!, { batchSize: 3 })];
     expect((x as { tolist(): unknown }[])[1]!.tolist()).toEqual(test!.indices.map((i) => i * 10));
   });

@@ -7,11 +7,14 @@ import { type Generator, generatorOf } from './generator.js';
 export function defaultCollate(samples: unknown[]): unknown {
   const first = samples[0];
   if (first instanceof TensorClass) return stack(samples as Tensor[], 0);
-  if (typeof first === 'number') return tensor(samples as number[], { dtype: samples.every((s) => Number.isInteger(s)) ? 'int32' : 'float32' });
+  if (typeof first === 'number')
+    return tensor(samples as number[], { dtype: samples.every((s) => Number.isInteger(s)) ? 'int32' : 'float32' });
   if (typeof first === 'boolean') return tensor(samples as boolean[]);
   if (Array.isArray(first)) return first.map((_, i) => defaultCollate(samples.map((s) => (s as unknown[])[i])));
   if (typeof first === 'object' && first !== null) {
-    return Object.fromEntries(Object.keys(first).map((k) => [k, defaultCollate(samples.map((s) => (s as Record<string, unknown>)[k]))]));
+    return Object.fromEntries(
+      Object.keys(first).map((k) => [k, defaultCollate(samples.map((s) => (s as Record<string, unknown>)[k]))]),
+    );
   }
   return samples;
 }
@@ -44,7 +47,11 @@ export class DataLoader<T, B = T> implements Iterable<B> {
     opts: DataLoaderOptions<T, B> = {},
   ) {
     const { batchSize = 1, shuffle = false, dropLast = false } = opts;
-    if (!Number.isInteger(batchSize) || batchSize <= 0) throw new NnError('INVALID_ARGUMENT', `batch_size should be a positive integer value, but got batch_size=${batchSize}`);
+    if (!Number.isInteger(batchSize) || batchSize <= 0)
+      throw new NnError(
+        'INVALID_ARGUMENT',
+        `batch_size should be a positive integer value, but got batch_size=${batchSize}`,
+      );
     this.batchSize = batchSize;
     this.shuffle = shuffle;
     this.dropLast = dropLast;

@@ -17,7 +17,8 @@ export class TensorDataset implements Dataset<Tensor[]> {
   constructor(...tensors: Tensor[]) {
     if (tensors.length === 0) throw new NnError('INVALID_ARGUMENT', 'TensorDataset needs at least one tensor');
     const n = tensors[0]!.shape[0];
-    if (tensors.some((t) => t.ndim === 0 || t.shape[0] !== n)) throw new NnError('INVALID_SHAPE', 'Size mismatch between tensors');
+    if (tensors.some((t) => t.ndim === 0 || t.shape[0] !== n))
+      throw new NnError('INVALID_SHAPE', 'Size mismatch between tensors');
     this.tensors = tensors;
   }
 
@@ -64,7 +65,11 @@ export class Subset<T> implements Dataset<T> {
  * up to its length, or fractions that add up to 1 (remainders go round-robin to the first
  * subsets, as PyTorch).
  */
-export function randomSplit<T>(dataset: Dataset<T>, lengths: number[], opts: { generator?: number | Generator } = {}): Subset<T>[] {
+export function randomSplit<T>(
+  dataset: Dataset<T>,
+  lengths: number[],
+  opts: { generator?: number | Generator } = {},
+): Subset<T>[] {
   const n = dataset.length;
   let counts = lengths;
   const total = lengths.reduce((a, b) => a + b, 0);
@@ -76,8 +81,13 @@ export function randomSplit<T>(dataset: Dataset<T>, lengths: number[], opts: { g
     const remainder = n - counts.reduce((a, b) => a + b, 0);
     for (let i = 0; i < remainder; i++) counts[i % counts.length]! += 1;
   }
-  if (counts.some((c) => !Number.isInteger(c) || c < 0)) throw new NnError('INVALID_ARGUMENT', `randomSplit lengths must be non-negative integers or fractions summing to 1, got [${lengths.join(', ')}]`);
-  if (counts.reduce((a, b) => a + b, 0) !== n) throw new NnError('INVALID_ARGUMENT', 'Sum of input lengths does not equal the length of the input dataset!');
+  if (counts.some((c) => !Number.isInteger(c) || c < 0))
+    throw new NnError(
+      'INVALID_ARGUMENT',
+      `randomSplit lengths must be non-negative integers or fractions summing to 1, got [${lengths.join(', ')}]`,
+    );
+  if (counts.reduce((a, b) => a + b, 0) !== n)
+    throw new NnError('INVALID_ARGUMENT', 'Sum of input lengths does not equal the length of the input dataset!');
   const perm = generatorOf(opts.generator).randperm(n);
   let offset = 0;
   return counts.map((c) => new Subset(dataset, perm.slice(offset, (offset += c))));

@@ -35,4 +35,5 @@ export class Generator {
 }
 
 /** A generator from a seed, a Generator, or (undefined) a fresh one. */
-export const generatorOf = (g: number | Generator | undefined): Generator => (g instanceof Generator ? g : new Generator(g));
+export const generatorOf = (g: number | Generator | undefined): Generator =>
+  g instanceof Generator ? g : new Generator(g);

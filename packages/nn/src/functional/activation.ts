@@ -1,5 +1,14 @@
 // Activations of torch.nn.functional (thin over the tensor ops, plus GELU's tanh approximation).
-import { type Tensor, gelu as geluExact, logSoftmax as logSoftmaxOp, relu as reluOp, sigmoid as sigmoidOp, silu as siluOp, softmax as softmaxOp, tanh as tanhOp } from '@wiregrad/autograd';
+import {
+  type Tensor,
+  gelu as geluExact,
+  logSoftmax as logSoftmaxOp,
+  relu as reluOp,
+  sigmoid as sigmoidOp,
+  silu as siluOp,
+  softmax as softmaxOp,
+  tanh as tanhOp,
+} from '@wiregrad/autograd';
 import { NnError } from '../errors.js';
 
 export const relu = (x: Tensor): Tensor => reluOp(x);
@@ -15,7 +24,8 @@ export type GeluApproximate = 'none' | 'tanh';
 export function gelu(x: Tensor, opts: { approximate?: GeluApproximate } = {}): Tensor {
   const approximate = opts.approximate ?? 'none';
   if (approximate === 'none') return geluExact(x);
-  if (approximate !== 'tanh') throw new NnError('INVALID_ARGUMENT', `approximate argument must be either none or tanh.`);
+  if (approximate !== 'tanh')
+    throw new NnError('INVALID_ARGUMENT', `approximate argument must be either none or tanh.`);
   const inner = x.add(x.mul(x).mul(x).mul(0.044715)).mul(Math.sqrt(2 / Math.PI));
   return x.mul(0.5).mul(tanhOp(inner).add(1));
 }

@@ -1,6 +1,14 @@
 // torch.nn.functional, used as `functional.crossEntropy` or `import { functional as F }` (see ../index.ts).
 export { linear } from './linear.js';
-export { mseLoss, l1Loss, smoothL1Loss, huberLoss, binaryCrossEntropy, binaryCrossEntropyWithLogits, klDiv } from './loss.js';
+export {
+  mseLoss,
+  l1Loss,
+  smoothL1Loss,
+  huberLoss,
+  binaryCrossEntropy,
+  binaryCrossEntropyWithLogits,
+  klDiv,
+} from './loss.js';
 export type { ReductionOptions, KlDivReduction } from './loss.js';
 export { nllLoss, crossEntropy } from './crossEntropy.js';
 export type { NllLossOptions, CrossEntropyOptions } from './crossEntropy.js';

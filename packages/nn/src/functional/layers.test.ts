@@ -13,11 +13,38 @@ describe('functional layers: gradcheck in float64', () => {
   const w = leaf(randn([3]));
   const b = leaf(randn([3]));
   it.each([
-    ['batchNorm in training (through the batch statistics), with weight and bias', (x: Tensor, wt: Tensor, bs: Tensor) => F.batchNorm(x, null, null, { weight: wt, bias: bs, training: true }), [leaf(randn([4, 3, 2])), w, b]],
-    ['batchNorm in eval mode (running stats)', (x: Tensor) => F.batchNorm(x, tensor([0.1, -0.2, 0.3], { dtype: 'float64' }), tensor([1.5, 0.5, 2], { dtype: 'float64' })), [leaf(randn([2, 3]))]],
-    ['layerNorm over the last two dims', (x: Tensor, wt: Tensor) => F.layerNorm(x, [2, 3], wt.reshape([1, 3]).expand([2, 3])), [leaf(randn([2, 2, 3])), w]],
+    [
+      'batchNorm in training (through the batch statistics), with weight and bias',
+      (x: Tensor, wt: Tensor, bs: Tensor) => F.batchNorm(x, null, null, { weight: wt, bias: bs, training: true }),
+      [leaf(randn([4, 3, 2])), w, b],
+    ],
+    [
+      'batchNorm in eval mode (running stats)',
+      (x: Tensor) =>
+        F.batchNorm(x, tensor([0.1, -0.2, 0.3], { dtype: 'float64' }), tensor([1.5, 0.5, 2], { dtype: 'float64' })),
+      [leaf(randn([2, 3]))],
+    ],
+    [
+      'layerNorm over the last two dims',
+      (x: Tensor, wt: Tensor) => F.layerNorm(x, [2, 3], wt.reshape([1, 3]).expand([2, 3])),
+      [leaf(randn([2, 2, 3])), w],
+    ],
     // (with paddingIdx the padding row's gradient is zero on purpose, so finite differences disagree there: see the fixture spec)
-    ['embedding (gradient of the weight, repeated indices summed)', (wt: Tensor) => F.embedding(tensor([[0, 2], [2, 1]], { dtype: 'int32' }), wt), [leaf(randn([3, 4]))]],
+    [
+      'embedding (gradient of the weight, repeated indices summed)',
+      (wt: Tensor) =>
+        F.embedding(
+          tensor(
+            [
+              [0, 2],
+              [2, 1],
+            ],
+            { dtype: 'int32' },
+          ),
+          wt,
+        ),
+      [leaf(randn([3, 4]))],
+    ],
     ['gelu with the tanh approximation', (x: Tensor) => F.gelu(x, { approximate: 'tanh' }), [leaf(randn([6]))]],
     [
       'dropout (one fixed mask)',
@@ -46,15 +73,21 @@ describe('functional layers: behaviour', () => {
   });
 
   it('batchNorm refuses one value per channel in training, as PyTorch', () => {
-    expect(() => F.batchNorm(randn([1, 3]), null, null, { training: true })).toThrow('Expected more than 1 value per channel when training, got input size torch.Size([1, 3])');
+    expect(() => F.batchNorm(randn([1, 3]), null, null, { training: true })).toThrow(
+      'Expected more than 1 value per channel when training, got input size torch.Size([1, 3])',
+    );
   });
 
   it('layerNorm names a shape mismatch', () => {
-    expect(() => F.layerNorm(randn([2, 3]), [4])).toThrow('Given normalized_shape=[4], expected input with shape [*, 4], but got input of size[2, 3]');
+    expect(() => F.layerNorm(randn([2, 3]), [4])).toThrow(
+      'Given normalized_shape=[4], expected input with shape [*, 4], but got input of size[2, 3]',
+    );
   });
 
   it('embedding checks indices', () => {
     expect(() => F.embedding(tensor([0, 3], { dtype: 'int32' }), randn([3, 2]))).toThrow('index out of range in self');
-    expect(() => F.embedding(tensor([0, 1]), randn([3, 2]))).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => F.embedding(tensor([0, 1]), randn([3, 2]))).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
   });
 });

@@ -1,5 +1,17 @@
 // Pointwise losses of torch.nn.functional, as compositions of differentiable tensor ops.
-import { Function as AutogradFunction, type FunctionCtx, type Tensor, abs, clamp, exp, gt, log, mul, sub, where } from '@wiregrad/autograd';
+import {
+  Function as AutogradFunction,
+  type FunctionCtx,
+  type Tensor,
+  abs,
+  clamp,
+  exp,
+  gt,
+  log,
+  mul,
+  sub,
+  where,
+} from '@wiregrad/autograd';
 import { NnError } from '../errors.js';
 import { type Reduction, applyReduction, checkSameSize, lossArgs } from './reduction.js';
 
@@ -50,7 +62,9 @@ const BCE_EPSILON = Math.fround(1e-12);
 class BinaryCrossEntropy extends AutogradFunction {
   static override forward(ctx: FunctionCtx, input: Tensor, target: Tensor): Tensor {
     ctx.saveForBackward(input, target);
-    return mul(target, clamp(log(input), -100)).add(mul(sub(1, target), clamp(log(sub(1, input)), -100))).neg();
+    return mul(target, clamp(log(input), -100))
+      .add(mul(sub(1, target), clamp(log(sub(1, input)), -100)))
+      .neg();
   }
 
   static override backward(ctx: FunctionCtx, g: Tensor): (Tensor | null)[] {
@@ -60,9 +74,18 @@ class BinaryCrossEntropy extends AutogradFunction {
 }
 
 /** -w (y log x + (1 - y) log(1 - x)) over probabilities in [0, 1] (values outside are refused, as in PyTorch). */
-export function binaryCrossEntropy(input: Tensor, target: Tensor, opts: ReductionOptions & { weight?: Tensor | null } = {}): Tensor {
+export function binaryCrossEntropy(
+  input: Tensor,
+  target: Tensor,
+  opts: ReductionOptions & { weight?: Tensor | null } = {},
+): Tensor {
   const reduction = lossArgs('binary_cross_entropy', input, target, opts.reduction);
-  checkSameSize(input, target, (t, i) => `Using a target size (${t}) that is different to the input size (${i}) is deprecated. Please ensure they have the same size.`);
+  checkSameSize(
+    input,
+    target,
+    (t, i) =>
+      `Using a target size (${t}) that is different to the input size (${i}) is deprecated. Please ensure they have the same size.`,
+  );
   if (input.numel > 0 && !(input.detach().min().item() >= 0 && input.detach().max().item() <= 1)) {
     throw new NnError('INVALID_ARGUMENT', 'all elements of input should be between 0 and 1');
   }
@@ -85,7 +108,9 @@ export function binaryCrossEntropyWithLogits(
   const m = clamp(input.neg(), 0);
   const lse = log(exp(m.neg()).add(exp(input.neg().sub(m)))).add(m);
   const logWeight = opts.posWeight ? opts.posWeight.sub(1).mul(target).add(1) : null;
-  let loss = sub(1, target).mul(input).add(logWeight ? logWeight.mul(lse) : lse);
+  let loss = sub(1, target)
+    .mul(input)
+    .add(logWeight ? logWeight.mul(lse) : lse);
   if (opts.weight) loss = loss.mul(opts.weight);
   return applyReduction(loss, reduction);
 }
@@ -97,7 +122,11 @@ export type KlDivReduction = Reduction | 'batchmean';
  * y (log y - x), 0 where y = 0; with logTarget, e^y (y - x). 'batchmean' divides the sum by
  * the batch size (PyTorch's recommended reduction; 'mean' averages over every element).
  */
-export function klDiv(input: Tensor, target: Tensor, opts: { reduction?: KlDivReduction; logTarget?: boolean } = {}): Tensor {
+export function klDiv(
+  input: Tensor,
+  target: Tensor,
+  opts: { reduction?: KlDivReduction; logTarget?: boolean } = {},
+): Tensor {
   const r = opts.reduction ?? 'mean';
   const reduction = lossArgs('kl_div', input, target, r === 'batchmean' ? 'sum' : r);
   let out: Tensor;

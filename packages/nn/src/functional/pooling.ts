@@ -14,8 +14,16 @@ export type { AvgPoolOptions, MaxPoolOptions };
 
 /** Max over each window; with `returnIndices` also the flat index (ih·W + iw) of each maximum, as PyTorch. */
 export function maxPool2d(x: Tensor, kernelSize: Pair, opts?: MaxPoolOptions & { returnIndices?: false }): Tensor;
-export function maxPool2d(x: Tensor, kernelSize: Pair, opts: MaxPoolOptions & { returnIndices: true }): [Tensor, Tensor];
-export function maxPool2d(x: Tensor, kernelSize: Pair, opts: MaxPoolOptions & { returnIndices?: boolean } = {}): Tensor | [Tensor, Tensor] {
+export function maxPool2d(
+  x: Tensor,
+  kernelSize: Pair,
+  opts: MaxPoolOptions & { returnIndices: true },
+): [Tensor, Tensor];
+export function maxPool2d(
+  x: Tensor,
+  kernelSize: Pair,
+  opts: MaxPoolOptions & { returnIndices?: boolean } = {},
+): Tensor | [Tensor, Tensor] {
   if (!opts.returnIndices) return maxPool2dOp(x, kernelSize, opts);
   const { values, indices } = maxPool2dWithIndices(x, kernelSize, opts);
   return [values, indices];

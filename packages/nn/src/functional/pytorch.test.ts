@@ -12,15 +12,31 @@ const W = () => f64(I.weight!);
 /** Each case: the loss of `x` as PyTorch computed it in fixtures/generate.py, and the tensor x starts from. */
 const cases: [string, (x: Tensor) => Tensor, NestedArray][] = [
   ['nllMean', (x) => F.nllLoss(x.logSoftmax(1), i32(I.target!)), I.logits!],
-  ['nllSumWeightIgnore', (x) => F.nllLoss(x.logSoftmax(1), i32(I.target!), { weight: W(), ignoreIndex: 2, reduction: 'sum' }), I.logits!],
+  [
+    'nllSumWeightIgnore',
+    (x) => F.nllLoss(x.logSoftmax(1), i32(I.target!), { weight: W(), ignoreIndex: 2, reduction: 'sum' }),
+    I.logits!,
+  ],
   ['nllNoneKdim', (x) => F.nllLoss(x.logSoftmax(1), i32(I.target4!), { reduction: 'none' }), I.logits4!],
   ['ceMean', (x) => F.crossEntropy(x, i32(I.target!)), I.logits!],
   ['ceWeight', (x) => F.crossEntropy(x, i32(I.target!), { weight: W() }), I.logits!],
   ['ceIgnore', (x) => F.crossEntropy(x, i32(I.target!), { ignoreIndex: 2 }), I.logits!],
   ['ceSmoothing', (x) => F.crossEntropy(x, i32(I.target!), { labelSmoothing: 0.1 }), I.logits!],
-  ['ceSmoothingWeightIgnore', (x) => F.crossEntropy(x, i32(I.target!), { weight: W(), ignoreIndex: 1, labelSmoothing: 0.2 }), I.logits!],
-  ['ceSmoothingNone', (x) => F.crossEntropy(x, i32(I.target!), { ignoreIndex: 0, labelSmoothing: 0.3, reduction: 'none' }), I.logits!],
-  ['ceKdimSmoothingSum', (x) => F.crossEntropy(x, i32(I.target4!), { labelSmoothing: 0.1, reduction: 'sum' }), I.logits4!],
+  [
+    'ceSmoothingWeightIgnore',
+    (x) => F.crossEntropy(x, i32(I.target!), { weight: W(), ignoreIndex: 1, labelSmoothing: 0.2 }),
+    I.logits!,
+  ],
+  [
+    'ceSmoothingNone',
+    (x) => F.crossEntropy(x, i32(I.target!), { ignoreIndex: 0, labelSmoothing: 0.3, reduction: 'none' }),
+    I.logits!,
+  ],
+  [
+    'ceKdimSmoothingSum',
+    (x) => F.crossEntropy(x, i32(I.target4!), { labelSmoothing: 0.1, reduction: 'sum' }),
+    I.logits4!,
+  ],
   ['ceOneSample', (x) => F.crossEntropy(x, i32(I.target1!)), I.logits1!],
   ['ceProbs', (x) => F.crossEntropy(x, f64(I.probs!)), I.logits!],
   ['ceProbsWeightSmoothing', (x) => F.crossEntropy(x, f64(I.probs!), { weight: W(), labelSmoothing: 0.25 }), I.logits!],
@@ -37,10 +53,19 @@ const cases: [string, (x: Tensor) => Tensor, NestedArray][] = [
   ['bceLogits', (x) => F.binaryCrossEntropyWithLogits(x, f64(I.y5!).sigmoid()), I.x5!],
   [
     'bceLogitsPosWeight',
-    (x) => F.binaryCrossEntropyWithLogits(x, f64(I.y5!).sigmoid(), { weight: f64([1, 2, 0.5, 1, 1]), posWeight: f64([I.posWeight as number]), reduction: 'sum' }),
+    (x) =>
+      F.binaryCrossEntropyWithLogits(x, f64(I.y5!).sigmoid(), {
+        weight: f64([1, 2, 0.5, 1, 1]),
+        posWeight: f64([I.posWeight as number]),
+        reduction: 'sum',
+      }),
     I.x5!,
   ],
-  ['bceLogitsLarge', (x) => F.binaryCrossEntropyWithLogits(x, f64([1, 0, 0.5]), { reduction: 'none' }), [800, -800, 30]],
+  [
+    'bceLogitsLarge',
+    (x) => F.binaryCrossEntropyWithLogits(x, f64([1, 0, 0.5]), { reduction: 'none' }),
+    [800, -800, 30],
+  ],
   ['klDivMean', (x) => F.klDiv(x, f64(I.tp!), { reduction: 'mean' }), I.lp!],
   ['klDivBatchmean', (x) => F.klDiv(x, f64(I.tp!), { reduction: 'batchmean' }), I.lp!],
   ['klDivZeros', (x) => F.klDiv(x, f64([[0, 0.5, 0.5, 0]]), { reduction: 'sum' }), [(I.lp as number[][])[0]!]],

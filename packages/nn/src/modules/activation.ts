@@ -1,5 +1,14 @@
 import type { Tensor } from '@wiregrad/autograd';
-import { type GeluApproximate, gelu, logSoftmax, relu, sigmoid, silu, softmax, tanh } from '../functional/activation.js';
+import {
+  type GeluApproximate,
+  gelu,
+  logSoftmax,
+  relu,
+  sigmoid,
+  silu,
+  softmax,
+  tanh,
+} from '../functional/activation.js';
 import { Module } from '../module.js';
 
 export class ReLU extends Module {

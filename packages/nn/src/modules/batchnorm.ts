@@ -96,7 +96,8 @@ export abstract class BatchNormBase extends Module {
 /** Batch norm over [N, C] or [N, C, L]. */
 export class BatchNorm1d extends BatchNormBase {
   protected checkInputDim(x: Tensor): void {
-    if (x.ndim !== 2 && x.ndim !== 3) throw new NnError('INVALID_SHAPE', `expected 2D or 3D input (got ${x.ndim}D input)`);
+    if (x.ndim !== 2 && x.ndim !== 3)
+      throw new NnError('INVALID_SHAPE', `expected 2D or 3D input (got ${x.ndim}D input)`);
   }
 }
 

@@ -34,7 +34,8 @@ export class Sequential extends Module {
   }
 }
 
-const missingForward = (name: string) => new NnError('INVALID_STATE', `Module [${name}] is missing the required "forward" function`);
+const missingForward = (name: string) =>
+  new NnError('INVALID_STATE', `Module [${name}] is missing the required "forward" function`);
 
 /** A list of submodules registered by position (`0.weight`); it has no forward of its own. `new ModuleList<Linear>(...)` types its items. */
 export class ModuleList<M extends AnyModule = AnyModule> extends Module<never[], never> {

@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { type NestedArray, manualSeed, randn, tensor } from '@wiregrad/autograd';
 import { expectClose, f64, loadFixture } from '../__tests__/fixture.js';
 import {
-  AdaptiveAvgPool2d, AvgPool2d, BatchNorm2d, Conv1d, Conv2d, Flatten, Linear, MaxPool2d, ReLU, Sequential, crossEntropy,
+  AdaptiveAvgPool2d,
+  AvgPool2d,
+  BatchNorm2d,
+  Conv1d,
+  Conv2d,
+  Flatten,
+  Linear,
+  MaxPool2d,
+  ReLU,
+  Sequential,
+  crossEntropy,
 } from '../index.js';
 
 interface Fixture {
@@ -20,17 +30,40 @@ const T = loadFixture<Fixture>('convnet');
 
 const lenet = () =>
   new Sequential(
-    new Conv2d(1, 6, 5, { padding: 2 }), new ReLU(), new MaxPool2d(2), new Conv2d(6, 16, 5), new ReLU(), new MaxPool2d(2),
-    new Flatten(), new Linear(400, 120), new ReLU(), new Linear(120, 84), new ReLU(), new Linear(84, 10),
+    new Conv2d(1, 6, 5, { padding: 2 }),
+    new ReLU(),
+    new MaxPool2d(2),
+    new Conv2d(6, 16, 5),
+    new ReLU(),
+    new MaxPool2d(2),
+    new Flatten(),
+    new Linear(400, 120),
+    new ReLU(),
+    new Linear(120, 84),
+    new ReLU(),
+    new Linear(84, 10),
   );
 
 describe('convolution and pooling layers', () => {
   it('a small convnet loaded with PyTorch’s weights gives its loss, every gradient and the running stats after', () => {
     const net = new Sequential(
-      new Conv2d(1, 3, 3, { padding: 1 }), new BatchNorm2d(3), new ReLU(), new MaxPool2d(2),
-      new Conv2d(3, 4, 3, { padding: 'same', bias: false }), new AvgPool2d(2), new Flatten(), new Linear(16, 3),
+      new Conv2d(1, 3, 3, { padding: 1 }),
+      new BatchNorm2d(3),
+      new ReLU(),
+      new MaxPool2d(2),
+      new Conv2d(3, 4, 3, { padding: 'same', bias: false }),
+      new AvgPool2d(2),
+      new Flatten(),
+      new Linear(16, 3),
     ).to('float64');
-    net.loadStateDict(Object.fromEntries(Object.entries(T.stateDict).map(([k, v]) => [k, k.endsWith('num_batches_tracked') ? tensor(v, { dtype: 'int32' }) : f64(v)])));
+    net.loadStateDict(
+      Object.fromEntries(
+        Object.entries(T.stateDict).map(([k, v]) => [
+          k,
+          k.endsWith('num_batches_tracked') ? tensor(v, { dtype: 'int32' }) : f64(v),
+        ]),
+      ),
+    );
     const loss = crossEntropy(net.forward(f64(T.x)), tensor(T.y, { dtype: 'int32' }));
     expect(loss.item()).toBeCloseTo(T.loss, 12);
     loss.backward();
@@ -67,8 +100,12 @@ describe('convolution and pooling layers', () => {
   it("Conv2d checks its arguments with PyTorch's messages", () => {
     expect(() => new Conv2d(3, 4, 3, { groups: 2 })).toThrow('in_channels must be divisible by groups');
     expect(() => new Conv2d(4, 3, 3, { groups: 2 })).toThrow('out_channels must be divisible by groups');
-    expect(() => new Conv2d(3, 4, 3, { padding: 'full' as never })).toThrow("Invalid padding string 'full', should be one of ['valid', 'same']");
-    expect(() => new Conv2d(3, 4, 3, { padding: 'same', stride: 2 })).toThrow("padding='same' is not supported for strided convolutions");
+    expect(() => new Conv2d(3, 4, 3, { padding: 'full' as never })).toThrow(
+      "Invalid padding string 'full', should be one of ['valid', 'same']",
+    );
+    expect(() => new Conv2d(3, 4, 3, { padding: 'same', stride: 2 })).toThrow(
+      "padding='same' is not supported for strided convolutions",
+    );
   });
 
   it('MaxPool2d with returnIndices returns [values, indices]; pooling layers keep shapes as PyTorch', () => {

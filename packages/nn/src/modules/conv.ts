@@ -46,8 +46,13 @@ abstract class ConvNd extends Module {
     this.dilation = tuple(opts.dilation ?? 1, dims);
     const padding = opts.padding ?? 0;
     if (typeof padding === 'string') {
-      if (padding !== 'same' && padding !== 'valid') throw new NnError('INVALID_ARGUMENT', `Invalid padding string '${String(padding)}', should be one of ['valid', 'same']`);
-      if (padding === 'same' && this.stride.some((s) => s !== 1)) throw new NnError('INVALID_ARGUMENT', "padding='same' is not supported for strided convolutions");
+      if (padding !== 'same' && padding !== 'valid')
+        throw new NnError(
+          'INVALID_ARGUMENT',
+          `Invalid padding string '${String(padding)}', should be one of ['valid', 'same']`,
+        );
+      if (padding === 'same' && this.stride.some((s) => s !== 1))
+        throw new NnError('INVALID_ARGUMENT', "padding='same' is not supported for strided convolutions");
       this.padding = padding;
     } else {
       this.padding = tuple(padding, dims);
@@ -87,7 +92,12 @@ export class Conv1d extends ConvNd {
 
   forward(x: Tensor): Tensor {
     const padding = typeof this.padding === 'string' ? this.padding : this.padding[0]!;
-    return conv1d(x, this.weight, this.bias, { stride: this.stride[0]!, padding, dilation: this.dilation[0]!, groups: this.groups });
+    return conv1d(x, this.weight, this.bias, {
+      stride: this.stride[0]!,
+      padding,
+      dilation: this.dilation[0]!,
+      groups: this.groups,
+    });
   }
 }
 
@@ -99,6 +109,11 @@ export class Conv2d extends ConvNd {
 
   forward(x: Tensor): Tensor {
     const padding = typeof this.padding === 'string' ? this.padding : (this.padding as [number, number]);
-    return conv2d(x, this.weight, this.bias, { stride: this.stride as [number, number], padding, dilation: this.dilation as [number, number], groups: this.groups });
+    return conv2d(x, this.weight, this.bias, {
+      stride: this.stride as [number, number],
+      padding,
+      dilation: this.dilation as [number, number],
+      groups: this.groups,
+    });
   }
 }

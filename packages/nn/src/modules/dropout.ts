@@ -7,7 +7,8 @@ import { Module } from '../module.js';
 export class Dropout extends Module {
   constructor(readonly p = 0.5) {
     super();
-    if (!(p >= 0 && p <= 1)) throw new NnError('INVALID_ARGUMENT', `dropout probability has to be between 0 and 1, but got ${p}`);
+    if (!(p >= 0 && p <= 1))
+      throw new NnError('INVALID_ARGUMENT', `dropout probability has to be between 0 and 1, but got ${p}`);
   }
 
   forward(x: Tensor): Tensor {

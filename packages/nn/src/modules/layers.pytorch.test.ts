@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { type NestedArray, noGrad, tensor } from '@wiregrad/autograd';
 import { expectClose, f64, loadFixture } from '../__tests__/fixture.js';
-import { BatchNorm1d, BatchNorm2d, Embedding, GELU, LayerNorm, Linear, Module, ModuleDict, ModuleList, Sequential } from '../index.js';
+import {
+  BatchNorm1d,
+  BatchNorm2d,
+  Embedding,
+  GELU,
+  LayerNorm,
+  Linear,
+  Module,
+  ModuleDict,
+  ModuleList,
+  Sequential,
+} from '../index.js';
 
 interface Step {
   x: NestedArray;
@@ -38,25 +49,30 @@ const layers: [string, () => Module][] = [
 ];
 
 describe('layers agree with PyTorch 1.13 (fixtures/modules.json)', () => {
-  it.each(layers)('%s: outputs, input and parameter gradients, running stats per training step; then eval mode', (name, make) => {
-    const { params, steps, eval: evalOut } = T.layers[name]!;
-    const m = make().to('float64');
-    expect(m.namedParameters().map(([n]) => n)).toEqual(Object.keys(params));
-    setParams(m, params);
-    m.train();
-    for (const s of steps) {
-      m.zeroGrad();
-      const x = f64(s.x, true);
-      const y = m.forward(x);
-      expectClose(y, s.y);
-      y.mul(f64(ramp(y.numel)).reshape([...y.shape])).sum().backward();
-      expectClose(x.grad!, s.dx);
-      for (const [n, p] of m.namedParameters()) expectClose(p.grad!, s.dparams[n]!);
-      for (const [n, b] of m.namedBuffers()) expectClose(b, s.buffers[n]!);
-    }
-    m.eval();
-    expectClose(m.forward(f64(steps.at(-1)!.x)), evalOut);
-  });
+  it.each(layers)(
+    '%s: outputs, input and parameter gradients, running stats per training step; then eval mode',
+    (name, make) => {
+      const { params, steps, eval: evalOut } = T.layers[name]!;
+      const m = make().to('float64');
+      expect(m.namedParameters().map(([n]) => n)).toEqual(Object.keys(params));
+      setParams(m, params);
+      m.train();
+      for (const s of steps) {
+        m.zeroGrad();
+        const x = f64(s.x, true);
+        const y = m.forward(x);
+        expectClose(y, s.y);
+        y.mul(f64(ramp(y.numel)).reshape([...y.shape]))
+          .sum()
+          .backward();
+        expectClose(x.grad!, s.dx);
+        for (const [n, p] of m.namedParameters()) expectClose(p.grad!, s.dparams[n]!);
+        for (const [n, b] of m.namedBuffers()) expectClose(b, s.buffers[n]!);
+      }
+      m.eval();
+      expectClose(m.forward(f64(steps.at(-1)!.x)), evalOut);
+    },
+  );
 
   it('Embedding: rows picked by index; the padding row gets no gradient', () => {
     const { embedding } = T;
@@ -64,7 +80,9 @@ describe('layers agree with PyTorch 1.13 (fixtures/modules.json)', () => {
     noGrad(() => e.weight.copy_(f64(embedding.weight)));
     const y = e.forward(tensor(embedding.input, { dtype: 'int32' }));
     expectClose(y, embedding.y);
-    y.mul(f64(ramp(y.numel)).reshape([...y.shape])).sum().backward();
+    y.mul(f64(ramp(y.numel)).reshape([...y.shape]))
+      .sum()
+      .backward();
     expectClose(e.weight.grad!, embedding.dweight);
   });
 

@@ -52,8 +52,18 @@ describe('layers', () => {
     const bn = new BatchNorm2d(3);
     expect(bn.weight!.tolist()).toEqual([1, 1, 1]);
     expect(bn.bias!.tolist()).toEqual([0, 0, 0]);
-    expect([bn.runningMean!.tolist(), bn.runningVar!.tolist(), bn.numBatchesTracked!.item()]).toEqual([[0, 0, 0], [1, 1, 1], 0]);
-    expect(Object.keys(bn.stateDict())).toEqual(['weight', 'bias', 'running_mean', 'running_var', 'num_batches_tracked']);
+    expect([bn.runningMean!.tolist(), bn.runningVar!.tolist(), bn.numBatchesTracked!.item()]).toEqual([
+      [0, 0, 0],
+      [1, 1, 1],
+      0,
+    ]);
+    expect(Object.keys(bn.stateDict())).toEqual([
+      'weight',
+      'bias',
+      'running_mean',
+      'running_var',
+      'num_batches_tracked',
+    ]);
     expect(() => bn.forward(randn([2, 3, 4]))).toThrow('expected 4D input (got 3D input)');
     expect(() => new BatchNorm1d(3).forward(randn([2, 3, 4, 4]))).toThrow('expected 2D or 3D input (got 4D input)');
     bn.forward(randn([4, 3, 2, 2]).add(5));
@@ -69,7 +79,10 @@ describe('layers', () => {
 
   it('LayerNorm: ones and zeros, an int shape means the last dim', () => {
     const ln = new LayerNorm(4);
-    expect([ln.weight!.tolist(), ln.bias!.tolist()]).toEqual([[1, 1, 1, 1], [0, 0, 0, 0]]);
+    expect([ln.weight!.tolist(), ln.bias!.tolist()]).toEqual([
+      [1, 1, 1, 1],
+      [0, 0, 0, 0],
+    ]);
     const y = ln.forward(randn([3, 4]).mul(5).add(2));
     expect(y.mean(1).abs().max().item()).toBeLessThan(1e-5);
     expect(new LayerNorm([2, 2], { elementwiseAffine: false }).parameters()).toEqual([]);

@@ -14,13 +14,19 @@ export class LayerNorm extends Module {
   weight: Parameter | null;
   bias: Parameter | null;
 
-  constructor(normalizedShape: number | number[], opts: { eps?: number; elementwiseAffine?: boolean; bias?: boolean } & FactoryOptions = {}) {
+  constructor(
+    normalizedShape: number | number[],
+    opts: { eps?: number; elementwiseAffine?: boolean; bias?: boolean } & FactoryOptions = {},
+  ) {
     super();
     this.normalizedShape = typeof normalizedShape === 'number' ? [normalizedShape] : [...normalizedShape];
     this.eps = opts.eps ?? 1e-5;
     this.elementwiseAffine = opts.elementwiseAffine ?? true;
-    this.weight = this.elementwiseAffine ? ones_(emptyParameter(this.normalizedShape, opts)) as Parameter : null;
-    this.bias = this.elementwiseAffine && opts.bias !== false ? zeros_(emptyParameter(this.normalizedShape, opts)) as Parameter : null;
+    this.weight = this.elementwiseAffine ? (ones_(emptyParameter(this.normalizedShape, opts)) as Parameter) : null;
+    this.bias =
+      this.elementwiseAffine && opts.bias !== false
+        ? (zeros_(emptyParameter(this.normalizedShape, opts)) as Parameter)
+        : null;
     placeOnDevice(this, opts);
   }
 

@@ -2,7 +2,12 @@ import type { Pair, Tensor } from '@wiregrad/autograd';
 import { adaptiveAvgPool2d, avgPool2d, maxPool2d } from '../functional/pooling.js';
 import { Module } from '../module.js';
 
-const pyRepr = (v: Pair | readonly (number | null)[] | null): string => (v === null ? 'None' : typeof v === 'number' ? String(v) : `(${v.map((x) => (x === null ? 'None' : String(x))).join(', ')})`);
+const pyRepr = (v: Pair | readonly (number | null)[] | null): string =>
+  v === null
+    ? 'None'
+    : typeof v === 'number'
+      ? String(v)
+      : `(${v.map((x) => (x === null ? 'None' : String(x))).join(', ')})`;
 const pyBool = (b: boolean) => (b ? 'True' : 'False');
 
 export interface MaxPool2dOptions<R extends boolean> {
@@ -36,7 +41,9 @@ export class MaxPool2d<R extends boolean = false> extends Module<[Tensor], R ext
 
   forward(x: Tensor): R extends true ? [Tensor, Tensor] : Tensor {
     const opts = { stride: this.stride, padding: this.padding, dilation: this.dilation, ceilMode: this.ceilMode };
-    const out = this.returnIndices ? maxPool2d(x, this.kernelSize, { ...opts, returnIndices: true }) : maxPool2d(x, this.kernelSize, opts);
+    const out = this.returnIndices
+      ? maxPool2d(x, this.kernelSize, { ...opts, returnIndices: true })
+      : maxPool2d(x, this.kernelSize, opts);
     return out as R extends true ? [Tensor, Tensor] : Tensor;
   }
 
@@ -55,7 +62,13 @@ export class AvgPool2d extends Module {
 
   constructor(
     readonly kernelSize: Pair,
-    opts: { stride?: Pair; padding?: Pair; ceilMode?: boolean; countIncludePad?: boolean; divisorOverride?: number } = {},
+    opts: {
+      stride?: Pair;
+      padding?: Pair;
+      ceilMode?: boolean;
+      countIncludePad?: boolean;
+      divisorOverride?: number;
+    } = {},
   ) {
     super();
     this.stride = opts.stride ?? kernelSize;
@@ -67,7 +80,13 @@ export class AvgPool2d extends Module {
 
   forward(x: Tensor): Tensor {
     const { stride, padding, ceilMode, countIncludePad, divisorOverride } = this;
-    return avgPool2d(x, this.kernelSize, { stride, padding, ceilMode, countIncludePad, ...(divisorOverride !== undefined && { divisorOverride }) });
+    return avgPool2d(x, this.kernelSize, {
+      stride,
+      padding,
+      ceilMode,
+      countIncludePad,
+      ...(divisorOverride !== undefined && { divisorOverride }),
+    });
   }
 
   override extraRepr(): string {

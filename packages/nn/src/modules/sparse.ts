@@ -19,7 +19,8 @@ export class Embedding extends Module {
     super();
     let pad = opts.paddingIdx ?? null;
     if (pad !== null) {
-      if (pad >= numEmbeddings || pad < -numEmbeddings) throw new NnError('INVALID_ARGUMENT', 'Padding_idx must be within num_embeddings');
+      if (pad >= numEmbeddings || pad < -numEmbeddings)
+        throw new NnError('INVALID_ARGUMENT', 'Padding_idx must be within num_embeddings');
       if (pad < 0) pad += numEmbeddings;
     }
     this.paddingIdx = pad;

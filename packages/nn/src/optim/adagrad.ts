@@ -15,14 +15,22 @@ export type AdagradGroup = ParamGroup & Required<Omit<AdagradOptions, 'lr'>>;
 /** torch.optim.Adagrad: sum += g²; p -= lr / (1 + (step - 1) lrDecay) · g / (√sum + eps). State is created up front, as PyTorch does. */
 export class Adagrad extends Optimizer<AdagradGroup> {
   constructor(params: Params<AdagradOptions>, opts: AdagradOptions = {}) {
-    const { lr = 1e-2, lrDecay = 0, weightDecay = 0, initialAccumulatorValue = 0, eps = 1e-10, maximize = false } = opts ?? {};
+    const {
+      lr = 1e-2,
+      lrDecay = 0,
+      weightDecay = 0,
+      initialAccumulatorValue = 0,
+      eps = 1e-10,
+      maximize = false,
+    } = opts ?? {};
     check(lr >= 0, `Invalid learning rate: ${lr}`);
     check(lrDecay >= 0, `Invalid lr_decay value: ${lrDecay}`);
     check(weightDecay >= 0, `Invalid weight_decay value: ${weightDecay}`);
     check(initialAccumulatorValue >= 0, `Invalid initial_accumulator_value value: ${initialAccumulatorValue}`);
     check(eps >= 0, `Invalid epsilon value: ${eps}`);
     super(params, { lr, lrDecay, weightDecay, initialAccumulatorValue, eps, maximize });
-    for (const g of this.paramGroups) for (const p of g.params) this.stateOf(p, () => ({ step: 0, sum: fullLike(p, g.initialAccumulatorValue) }));
+    for (const g of this.paramGroups)
+      for (const p of g.params) this.stateOf(p, () => ({ step: 0, sum: fullLike(p, g.initialAccumulatorValue) }));
   }
 
   protected stepGroup(g: AdagradGroup): void {

@@ -24,7 +24,13 @@ export function checkAdamOptions({ lr, eps, betas, weightDecay }: Required<AdamO
  * One Adam/AdamW step of `p` (PyTorch 1.13's _single_tensor_adam / _single_tensor_adamw):
  * Adam adds wd p to the gradient; AdamW (`decoupled`) scales p by 1 - lr wd instead.
  */
-export function adamStep(p: Tensor, grad: Tensor, s: Record<string, Tensor | number>, g: AdamGroup, decoupled: boolean): void {
+export function adamStep(
+  p: Tensor,
+  grad: Tensor,
+  s: Record<string, Tensor | number>,
+  g: AdamGroup,
+  decoupled: boolean,
+): void {
   const [beta1, beta2] = g.betas;
   let gr = g.maximize ? grad.neg() : grad;
   s.step = (s.step as number) + 1;
@@ -55,12 +61,27 @@ export function adamState(p: Tensor, amsgrad: boolean): Record<string, Tensor | 
 /** torch.optim.Adam (bias-corrected moments; amsgrad keeps the running max of the second moment). */
 export class Adam extends Optimizer<AdamGroup> {
   constructor(params: Params<AdamOptions>, opts: AdamOptions = {}) {
-    const { lr = 1e-3, betas = [0.9, 0.999], eps = 1e-8, weightDecay = 0, amsgrad = false, maximize = false } = opts ?? {};
+    const {
+      lr = 1e-3,
+      betas = [0.9, 0.999],
+      eps = 1e-8,
+      weightDecay = 0,
+      amsgrad = false,
+      maximize = false,
+    } = opts ?? {};
     checkAdamOptions({ lr, betas, eps, weightDecay, amsgrad, maximize });
     super(params, { lr, betas, eps, weightDecay, amsgrad, maximize });
   }
 
   protected stepGroup(g: AdamGroup): void {
-    for (const p of g.params) if (p.grad) adamStep(p, p.grad, this.stateOf(p, () => adamState(p, g.amsgrad)), g, false);
+    for (const p of g.params)
+      if (p.grad)
+        adamStep(
+          p,
+          p.grad,
+          this.stateOf(p, () => adamState(p, g.amsgrad)),
+          g,
+          false,
+        );
   }
 }

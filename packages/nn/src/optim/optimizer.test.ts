@@ -36,7 +36,9 @@ describe('Optimizer', () => {
     const p = [leaf([1])];
     expect(() => new SGD(p, { lr: -1 })).toThrow('Invalid learning rate: -1');
     expect(() => new SGD(p, { lr: 0.1, momentum: -1 })).toThrow('Invalid momentum value: -1');
-    expect(() => new SGD(p, { lr: 0.1, nesterov: true })).toThrow('Nesterov momentum requires a momentum and zero dampening');
+    expect(() => new SGD(p, { lr: 0.1, nesterov: true })).toThrow(
+      'Nesterov momentum requires a momentum and zero dampening',
+    );
     expect(() => new SGD(p)).toThrow("parameter group didn't specify a value of required optimization parameter lr");
     expect(() => new SGD(p)).toThrow(expect.objectContaining({ name: 'NnError', code: 'INVALID_ARGUMENT' }));
     expect(() => new Adam(p, { betas: [1, 0.9] })).toThrow('Invalid beta parameter at index 0: 1');
@@ -44,13 +46,17 @@ describe('Optimizer', () => {
     expect(() => new Adam(p, { weightDecay: -0.1 })).toThrow('Invalid weight_decay value: -0.1');
     expect(() => new RMSprop(p, { alpha: -1 })).toThrow('Invalid alpha value: -1');
     expect(() => new Adagrad(p, { lrDecay: -1 })).toThrow('Invalid lr_decay value: -1');
-    expect(() => new Adagrad(p, { initialAccumulatorValue: -1 })).toThrow('Invalid initial_accumulator_value value: -1');
+    expect(() => new Adagrad(p, { initialAccumulatorValue: -1 })).toThrow(
+      'Invalid initial_accumulator_value value: -1',
+    );
   });
 
   it('refuses bad parameter lists', () => {
     const p = leaf([1]);
     expect(() => new SGD([], { lr: 0.1 })).toThrow('optimizer got an empty parameter list');
-    expect(() => new SGD(p as never, { lr: 0.1 })).toThrow('params argument given to the optimizer should be an iterable of Tensors or dicts, but got Tensor');
+    expect(() => new SGD(p as never, { lr: 0.1 })).toThrow(
+      'params argument given to the optimizer should be an iterable of Tensors or dicts, but got Tensor',
+    );
     expect(() => new SGD([p.mul(2)], { lr: 0.1 })).toThrow("can't optimize a non-leaf Tensor");
     expect(() => new SGD([p, p], { lr: 0.1 })).toThrow('some parameters appear in more than one parameter group');
     const opt = new SGD([p], { lr: 0.1 });
@@ -102,30 +108,33 @@ describe('Optimizer', () => {
     ['Adam amsgrad', (ps: Tensor[]) => new Adam(ps, { lr: 0.05, amsgrad: true })],
     ['RMSprop centered', (ps: Tensor[]) => new RMSprop(ps, { momentum: 0.5, centered: true })],
     ['Adagrad', (ps: Tensor[]) => new Adagrad(ps, { lrDecay: 0.1 })],
-  ])('%s: stateDict() after 3 steps, loaded into a new optimizer, continues exactly like the uninterrupted run', (_name, make) => {
-    const run = (p: Tensor, opt: ReturnType<typeof make>, n: number) => {
-      for (let i = 0; i < n; i++) {
-        opt.zeroGrad();
-        quad(p).backward();
-        opt.step();
-      }
-    };
-    const p = leaf([0.5, -0.3]);
-    const straight = make([p]);
-    run(p, straight, 5);
+  ])(
+    '%s: stateDict() after 3 steps, loaded into a new optimizer, continues exactly like the uninterrupted run',
+    (_name, make) => {
+      const run = (p: Tensor, opt: ReturnType<typeof make>, n: number) => {
+        for (let i = 0; i < n; i++) {
+          opt.zeroGrad();
+          quad(p).backward();
+          opt.step();
+        }
+      };
+      const p = leaf([0.5, -0.3]);
+      const straight = make([p]);
+      run(p, straight, 5);
 
-    const q = leaf([0.5, -0.3]);
-    const first = make([q]);
-    run(q, first, 3);
-    const sd = first.stateDict();
-    run(q, first, 1); // the snapshot does not move with later steps
-    const q2 = leaf([0.5, -0.3]);
-    run(q2, make([q2]), 3);
-    const second = make([q2]);
-    second.loadStateDict(sd);
-    run(q2, second, 2);
-    expect(q2.tolist()).toEqual(p.tolist());
-  });
+      const q = leaf([0.5, -0.3]);
+      const first = make([q]);
+      run(q, first, 3);
+      const sd = first.stateDict();
+      run(q, first, 1); // the snapshot does not move with later steps
+      const q2 = leaf([0.5, -0.3]);
+      run(q2, make([q2]), 3);
+      const second = make([q2]);
+      second.loadStateDict(sd);
+      run(q2, second, 2);
+      expect(q2.tolist()).toEqual(p.tolist());
+    },
+  );
 
   it('loadStateDict casts state to the parameter dtype, restores group options, and checks group sizes', () => {
     const p = leaf([1, 2]);
@@ -140,7 +149,11 @@ describe('Optimizer', () => {
     expect(other.paramGroups[0]!.lr).toBe(0.5);
     expect(other.paramGroups[0]!.params[0]).toBe(p32);
     expect((other.state.get(p32)!.exp_avg as Tensor).dtype).toBe('float32');
-    expect(() => new Adam([leaf([1]), leaf([2])], {}).loadStateDict(sd)).toThrow("loaded state dict contains a parameter group that doesn't match the size of optimizer's group");
-    expect(() => new Adam([{ params: [leaf([1])] }, { params: [leaf([1])] }]).loadStateDict(sd)).toThrow('loaded state dict has a different number of parameter groups');
+    expect(() => new Adam([leaf([1]), leaf([2])], {}).loadStateDict(sd)).toThrow(
+      "loaded state dict contains a parameter group that doesn't match the size of optimizer's group",
+    );
+    expect(() => new Adam([{ params: [leaf([1])] }, { params: [leaf([1])] }]).loadStateDict(sd)).toThrow(
+      'loaded state dict has a different number of parameter groups',
+    );
   });
 });

@@ -38,25 +38,38 @@ export abstract class Optimizer<G extends ParamGroup = ParamGroup> {
     this.defaults = defaults;
     if (params === null || typeof params !== 'object' || !(Symbol.iterator in params) || params instanceof Tensor) {
       const got = params instanceof Tensor ? 'Tensor' : params === null ? 'null' : typeof params;
-      throw new NnError('INVALID_ARGUMENT', `params argument given to the optimizer should be an iterable of Tensors or dicts, but got ${got}`);
+      throw new NnError(
+        'INVALID_ARGUMENT',
+        `params argument given to the optimizer should be an iterable of Tensors or dicts, but got ${got}`,
+      );
     }
     const list = [...params];
     if (list.length === 0) throw new NnError('INVALID_ARGUMENT', 'optimizer got an empty parameter list');
-    const groups = list[0] instanceof Tensor ? [{ params: list as Tensor[] }] : (list as { params: Iterable<Tensor> }[]);
+    const groups =
+      list[0] instanceof Tensor ? [{ params: list as Tensor[] }] : (list as { params: Iterable<Tensor> }[]);
     for (const g of groups) this.addParamGroup(g as { params: Iterable<Tensor> } & Partial<Omit<G, 'params'>>);
   }
 
   /** Adds a group; options it leaves out come from the defaults (PyTorch's add_param_group). */
   addParamGroup(group: { params: Iterable<Tensor> | Tensor } & Partial<Omit<G, 'params'>>): void {
-    if (typeof group !== 'object' || group === null) throw new NnError('INVALID_ARGUMENT', 'param group must be a dict');
+    if (typeof group !== 'object' || group === null)
+      throw new NnError('INVALID_ARGUMENT', 'param group must be a dict');
     const params = group.params instanceof Tensor ? [group.params] : [...group.params];
     for (const p of params) {
-      if (!(p instanceof Tensor)) throw new NnError('INVALID_ARGUMENT', `optimizer can only optimize Tensors, but one of the params is ${p === null ? 'null' : typeof p}`);
+      if (!(p instanceof Tensor))
+        throw new NnError(
+          'INVALID_ARGUMENT',
+          `optimizer can only optimize Tensors, but one of the params is ${p === null ? 'null' : typeof p}`,
+        );
       if (!p.isLeaf) throw new NnError('INVALID_ARGUMENT', "can't optimize a non-leaf Tensor");
     }
     const full = { ...this.defaults, ...group, params } as unknown as G;
     for (const [key, value] of Object.entries(full)) {
-      if (value === undefined) throw new NnError('INVALID_ARGUMENT', `parameter group didn't specify a value of required optimization parameter ${key}`);
+      if (value === undefined)
+        throw new NnError(
+          'INVALID_ARGUMENT',
+          `parameter group didn't specify a value of required optimization parameter ${key}`,
+        );
     }
     const seen = new Set(this.paramGroups.flatMap((g) => g.params));
     if (params.some((p) => seen.has(p)) || new Set(params).size !== params.length) {
@@ -103,12 +116,16 @@ export abstract class Optimizer<G extends ParamGroup = ParamGroup> {
     const index = new Map<Tensor, number>();
     const paramGroups = this.paramGroups.map((g) => {
       const { params, ...options } = g;
-      return { ...structuredClone(options), params: params.map((p) => index.get(p) ?? index.set(p, index.size).size - 1) };
+      return {
+        ...structuredClone(options),
+        params: params.map((p) => index.get(p) ?? index.set(p, index.size).size - 1),
+      };
     });
     const state: Record<number, ParamState> = {};
     for (const [p, s] of this.state) {
       const i = index.get(p);
-      if (i !== undefined) state[i] = Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v instanceof Tensor ? v.clone() : v]));
+      if (i !== undefined)
+        state[i] = Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v instanceof Tensor ? v.clone() : v]));
     }
     return { state, paramGroups };
   }
@@ -117,9 +134,13 @@ export abstract class Optimizer<G extends ParamGroup = ParamGroup> {
     if (typeof sd !== 'object' || sd === null || !Array.isArray(sd.paramGroups) || typeof sd.state !== 'object') {
       throw new NnError('INVALID_ARGUMENT', 'loadStateDict expects { state, paramGroups } as stateDict() returns');
     }
-    if (sd.paramGroups.length !== this.paramGroups.length) throw new NnError('STATE_DICT', 'loaded state dict has a different number of parameter groups');
+    if (sd.paramGroups.length !== this.paramGroups.length)
+      throw new NnError('STATE_DICT', 'loaded state dict has a different number of parameter groups');
     if (sd.paramGroups.some((g, i) => g.params.length !== this.paramGroups[i]!.params.length)) {
-      throw new NnError('STATE_DICT', "loaded state dict contains a parameter group that doesn't match the size of optimizer's group");
+      throw new NnError(
+        'STATE_DICT',
+        "loaded state dict contains a parameter group that doesn't match the size of optimizer's group",
+      );
     }
     this.state.clear();
     sd.paramGroups.forEach((saved, gi) => {
@@ -127,7 +148,11 @@ export abstract class Optimizer<G extends ParamGroup = ParamGroup> {
       saved.params.forEach((id, j) => {
         const p = group.params[j]!;
         const s = sd.state[id];
-        if (s) this.state.set(p, Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v instanceof Tensor ? castLike(v, p, k) : v])));
+        if (s)
+          this.state.set(
+            p,
+            Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v instanceof Tensor ? castLike(v, p, k) : v])),
+          );
       });
       const { params: _ids, ...options } = saved;
       Object.assign(group, structuredClone(options));

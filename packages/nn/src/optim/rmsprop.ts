@@ -16,7 +16,15 @@ export type RMSpropGroup = ParamGroup & Required<Omit<RMSpropOptions, 'lr'>>;
 /** torch.optim.RMSprop: a running mean of g² (centered: minus the running mean of g, squared), optional momentum. */
 export class RMSprop extends Optimizer<RMSpropGroup> {
   constructor(params: Params<RMSpropOptions>, opts: RMSpropOptions = {}) {
-    const { lr = 1e-2, alpha = 0.99, eps = 1e-8, weightDecay = 0, momentum = 0, centered = false, maximize = false } = opts ?? {};
+    const {
+      lr = 1e-2,
+      alpha = 0.99,
+      eps = 1e-8,
+      weightDecay = 0,
+      momentum = 0,
+      centered = false,
+      maximize = false,
+    } = opts ?? {};
     check(lr >= 0, `Invalid learning rate: ${lr}`);
     check(eps >= 0, `Invalid epsilon value: ${eps}`);
     check(momentum >= 0, `Invalid momentum value: ${momentum}`);

@@ -15,7 +15,14 @@ export type SGDGroup = ParamGroup & Required<Omit<SGDOptions, 'lr'>>;
 /** torch.optim.SGD: d = g + wd p; with momentum, buf = momentum buf + (1 - dampening) d (buf = d at first); p -= lr d. */
 export class SGD extends Optimizer<SGDGroup> {
   constructor(params: Params<SGDOptions>, opts: SGDOptions = {} as SGDOptions) {
-    const { lr, momentum = 0, dampening = 0, weightDecay = 0, nesterov = false, maximize = false } = opts ?? ({} as SGDOptions);
+    const {
+      lr,
+      momentum = 0,
+      dampening = 0,
+      weightDecay = 0,
+      nesterov = false,
+      maximize = false,
+    } = opts ?? ({} as SGDOptions);
     super(params, { lr, momentum, dampening, weightDecay, nesterov, maximize });
     if (lr !== undefined) check(lr >= 0, `Invalid learning rate: ${lr}`);
     check(momentum >= 0, `Invalid momentum value: ${momentum}`);
@@ -31,7 +38,8 @@ export class SGD extends Optimizer<SGDGroup> {
       if (g.momentum !== 0) {
         const s = this.stateOf(p, () => ({}));
         let buf = s.momentum_buffer as Tensor | undefined;
-        if (!buf) s.momentum_buffer = buf = keep(d.clone()); // Note [Optimizer state outlives tidy]
+        if (!buf)
+          s.momentum_buffer = buf = keep(d.clone()); // Note [Optimizer state outlives tidy]
         else buf.mul_(g.momentum).add_(d, { alpha: 1 - g.dampening });
         d = g.nesterov ? d.add(buf, { alpha: g.momentum }) : buf;
       }

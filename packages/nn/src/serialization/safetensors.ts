@@ -19,19 +19,28 @@ const HEADER_LIMIT = 100_000_000;
 interface DtypeInfo {
   bytes: number;
   /** decodes `bytes` little-endian bytes of `n` elements into a wiregrad dtype */
-  read(view: DataView, n: number, name: string): { data: Float32Array | Float64Array | Int32Array | Uint8Array; dtype: DType };
+  read(
+    view: DataView,
+    n: number,
+    name: string,
+  ): { data: Float32Array | Float64Array | Int32Array | Uint8Array; dtype: DType };
 }
 
-const intRead = (bytes: number, get: (v: DataView, o: number) => number | bigint) => (view: DataView, n: number, name: string) => {
-  const data = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    const v = get(view, i * bytes);
-    const x = typeof v === 'bigint' ? Number(v) : v;
-    if (x > 2147483647 || x < -2147483648) throw new NnError('SAFETENSORS', `tensor '${name}': value ${String(v)} does not fit int32, wiregrad's integer dtype`);
-    data[i] = x;
-  }
-  return { data, dtype: 'int32' as DType };
-};
+const intRead =
+  (bytes: number, get: (v: DataView, o: number) => number | bigint) => (view: DataView, n: number, name: string) => {
+    const data = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const v = get(view, i * bytes);
+      const x = typeof v === 'bigint' ? Number(v) : v;
+      if (x > 2147483647 || x < -2147483648)
+        throw new NnError(
+          'SAFETENSORS',
+          `tensor '${name}': value ${String(v)} does not fit int32, wiregrad's integer dtype`,
+        );
+      data[i] = x;
+    }
+    return { data, dtype: 'int32' as DType };
+  };
 
 /** IEEE half and bfloat16 to float32. */
 function halfToFloat(h: number): number {
@@ -44,9 +53,21 @@ function halfToFloat(h: number): number {
 }
 
 const DTYPES: Record<string, DtypeInfo> = {
-  F64: { bytes: 8, read: (v, n) => ({ data: Float64Array.from({ length: n }, (_, i) => v.getFloat64(i * 8, true)), dtype: 'float64' }) },
-  F32: { bytes: 4, read: (v, n) => ({ data: Float32Array.from({ length: n }, (_, i) => v.getFloat32(i * 4, true)), dtype: 'float32' }) },
-  F16: { bytes: 2, read: (v, n) => ({ data: Float32Array.from({ length: n }, (_, i) => halfToFloat(v.getUint16(i * 2, true))), dtype: 'float32' }) },
+  F64: {
+    bytes: 8,
+    read: (v, n) => ({ data: Float64Array.from({ length: n }, (_, i) => v.getFloat64(i * 8, true)), dtype: 'float64' }),
+  },
+  F32: {
+    bytes: 4,
+    read: (v, n) => ({ data: Float32Array.from({ length: n }, (_, i) => v.getFloat32(i * 4, true)), dtype: 'float32' }),
+  },
+  F16: {
+    bytes: 2,
+    read: (v, n) => ({
+      data: Float32Array.from({ length: n }, (_, i) => halfToFloat(v.getUint16(i * 2, true))),
+      dtype: 'float32',
+    }),
+  },
   BF16: {
     bytes: 2,
     read: (v, n) => {
@@ -62,7 +83,10 @@ const DTYPES: Record<string, DtypeInfo> = {
   U16: { bytes: 2, read: intRead(2, (v, o) => v.getUint16(o, true)) },
   I8: { bytes: 1, read: intRead(1, (v, o) => v.getInt8(o)) },
   U8: { bytes: 1, read: intRead(1, (v, o) => v.getUint8(o)) },
-  BOOL: { bytes: 1, read: (v, n) => ({ data: Uint8Array.from({ length: n }, (_, i) => (v.getUint8(i) ? 1 : 0)), dtype: 'bool' }) },
+  BOOL: {
+    bytes: 1,
+    read: (v, n) => ({ data: Uint8Array.from({ length: n }, (_, i) => (v.getUint8(i) ? 1 : 0)), dtype: 'bool' }),
+  },
 };
 
 /** What serialize writes for each wiregrad dtype, in the Rust crate's order (higher first). */
@@ -77,10 +101,13 @@ const encoder = new TextEncoder();
 
 /** A state dict as safetensors bytes (tensors on any device; metadata: string values only). */
 export function serialize(tensors: Record<string, Tensor>, metadata?: Record<string, string>): Uint8Array {
-  if (typeof tensors !== 'object' || tensors === null) throw new NnError('INVALID_ARGUMENT', 'serialize expects a record of tensors');
+  if (typeof tensors !== 'object' || tensors === null)
+    throw new NnError('INVALID_ARGUMENT', 'serialize expects a record of tensors');
   const entries = Object.entries(tensors);
-  for (const [name, t] of entries) if (!(t instanceof Tensor)) throw new NnError('INVALID_ARGUMENT', `'${name}' is not a Tensor`);
-  if (metadata && Object.values(metadata).some((v) => typeof v !== 'string')) throw new NnError('INVALID_ARGUMENT', 'safetensors metadata values must be strings');
+  for (const [name, t] of entries)
+    if (!(t instanceof Tensor)) throw new NnError('INVALID_ARGUMENT', `'${name}' is not a Tensor`);
+  if (metadata && Object.values(metadata).some((v) => typeof v !== 'string'))
+    throw new NnError('INVALID_ARGUMENT', 'safetensors metadata values must be strings');
   entries.sort(([an, a], [bn, b]) => WRITE[b.dtype].rank - WRITE[a.dtype].rank || (an < bn ? -1 : an > bn ? 1 : 0));
   const header: Record<string, unknown> = metadata ? { __metadata__: metadata } : {};
   let offset = 0;
@@ -136,27 +163,41 @@ function readHeader(bytes: Uint8Array): { entries: Entry[]; metadata: Record<str
   } catch (e) {
     throw bad(`the header is not UTF-8 JSON (${(e as Error).message})`);
   }
-  if (typeof header !== 'object' || header === null || Array.isArray(header)) throw bad('the header is not a JSON object');
+  if (typeof header !== 'object' || header === null || Array.isArray(header))
+    throw bad('the header is not a JSON object');
   const { __metadata__: meta = {}, ...rest } = header as Record<string, unknown>;
-  if (typeof meta !== 'object' || meta === null || Object.values(meta).some((v) => typeof v !== 'string')) throw bad('__metadata__ must map strings to strings');
+  if (typeof meta !== 'object' || meta === null || Object.values(meta).some((v) => typeof v !== 'string'))
+    throw bad('__metadata__ must map strings to strings');
   const entries = Object.entries(rest).map(([name, info]): Entry => {
-    const { dtype, shape, data_offsets: offsets } = (info ?? {}) as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
-    if (typeof dtype !== 'string' || !(dtype in DTYPES)) throw bad(`tensor '${name}' has an unknown dtype ${JSON.stringify(dtype)}`);
-    if (!Array.isArray(shape) || shape.some((s) => !Number.isSafeInteger(s) || s < 0)) throw bad(`tensor '${name}' has an invalid shape ${JSON.stringify(shape)}`);
-    if (!Array.isArray(offsets) || offsets.length !== 2 || offsets.some((o) => !Number.isSafeInteger(o) || o < 0)) throw bad(`tensor '${name}' has invalid data_offsets ${JSON.stringify(offsets)}`);
+    const {
+      dtype,
+      shape,
+      data_offsets: offsets,
+    } = (info ?? {}) as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
+    if (typeof dtype !== 'string' || !(dtype in DTYPES))
+      throw bad(`tensor '${name}' has an unknown dtype ${JSON.stringify(dtype)}`);
+    if (!Array.isArray(shape) || shape.some((s) => !Number.isSafeInteger(s) || s < 0))
+      throw bad(`tensor '${name}' has an invalid shape ${JSON.stringify(shape)}`);
+    if (!Array.isArray(offsets) || offsets.length !== 2 || offsets.some((o) => !Number.isSafeInteger(o) || o < 0))
+      throw bad(`tensor '${name}' has invalid data_offsets ${JSON.stringify(offsets)}`);
     const [begin, end] = offsets as [number, number];
     const expected = (shape as number[]).reduce((a, b) => a * b, 1) * DTYPES[dtype]!.bytes;
-    if (end < begin || end - begin !== expected) throw bad(`tensor '${name}' has ${end - begin} bytes at [${begin}, ${end}) but ${dtype} ${JSON.stringify(shape)} needs ${expected}`);
+    if (end < begin || end - begin !== expected)
+      throw bad(
+        `tensor '${name}' has ${end - begin} bytes at [${begin}, ${end}) but ${dtype} ${JSON.stringify(shape)} needs ${expected}`,
+      );
     return { name, dtype, shape: shape as number[], begin, end };
   });
   const dataStart = 8 + Number(n);
   const sorted = [...entries].sort((a, b) => a.begin - b.begin || a.end - b.end);
   let at = 0;
   for (const e of sorted) {
-    if (e.begin !== at) throw bad(`tensor '${e.name}' starts at byte ${e.begin}, not ${at}: byte ranges overlap or leave a gap`);
+    if (e.begin !== at)
+      throw bad(`tensor '${e.name}' starts at byte ${e.begin}, not ${at}: byte ranges overlap or leave a gap`);
     at = e.end;
   }
-  if (dataStart + at !== bytes.length) throw bad(`the tensors end at byte ${dataStart + at} of a ${bytes.length}-byte file`);
+  if (dataStart + at !== bytes.length)
+    throw bad(`the tensors end at byte ${dataStart + at} of a ${bytes.length}-byte file`);
   return { entries, metadata: meta as Record<string, string>, dataStart };
 }
 

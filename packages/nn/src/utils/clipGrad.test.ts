@@ -21,7 +21,9 @@ describe('clipGradNorm_ / clipGradValue_ (torch.nn.utils)', () => {
 
   it('errorIfNonfinite reports a non-finite total norm', () => {
     const a = withGrad([0], [Infinity]);
-    expect(() => clipGradNorm_([a], 1, { errorIfNonfinite: true })).toThrow('The total norm of order 2.0 for gradients from `parameters` is non-finite, so it cannot be clipped.');
+    expect(() => clipGradNorm_([a], 1, { errorIfNonfinite: true })).toThrow(
+      'The total norm of order 2.0 for gradients from `parameters` is non-finite, so it cannot be clipped.',
+    );
   });
 
   it('clipGradValue_ clamps every gradient in place', () => {

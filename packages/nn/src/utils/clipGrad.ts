@@ -1,7 +1,8 @@
 import { type Tensor, noGrad, stack, tensor } from '@wiregrad/autograd';
 import { NnError } from '../errors.js';
 
-const listOf = (parameters: Tensor | Iterable<Tensor>): Tensor[] => ('storage' in parameters ? [parameters as Tensor] : [...(parameters as Iterable<Tensor>)]);
+const listOf = (parameters: Tensor | Iterable<Tensor>): Tensor[] =>
+  'storage' in parameters ? [parameters as Tensor] : [...(parameters as Iterable<Tensor>)];
 
 /** ‖t‖ of order `p` as a 0-dim tensor (inf: max |t|). */
 function norm(t: Tensor, p: number): Tensor {
@@ -9,7 +10,10 @@ function norm(t: Tensor, p: number): Tensor {
   if (p === Infinity) return a.numel === 0 ? tensor(0, { dtype: t.dtype }) : a.max();
   if (p === 2) return a.mul(a).sum().sqrt();
   if (p === 1) return a.sum();
-  return a.pow(p).sum().pow(1 / p);
+  return a
+    .pow(p)
+    .sum()
+    .pow(1 / p);
 }
 
 /**
@@ -17,16 +21,26 @@ function norm(t: Tensor, p: number): Tensor {
  * when the total norm (the norm of the per-parameter norms) exceeds maxNorm; returns the
  * total norm before clipping. Parameters without a gradient are left out.
  */
-export function clipGradNorm_(parameters: Tensor | Iterable<Tensor>, maxNorm: number, opts: { normType?: number; errorIfNonfinite?: boolean } = {}): Tensor {
+export function clipGradNorm_(
+  parameters: Tensor | Iterable<Tensor>,
+  maxNorm: number,
+  opts: { normType?: number; errorIfNonfinite?: boolean } = {},
+): Tensor {
   const { normType = 2, errorIfNonfinite = false } = opts;
-  if (typeof maxNorm !== 'number') throw new NnError('INVALID_ARGUMENT', `clipGradNorm_ expects maxNorm to be a number, got ${typeof maxNorm}`);
+  if (typeof maxNorm !== 'number')
+    throw new NnError('INVALID_ARGUMENT', `clipGradNorm_ expects maxNorm to be a number, got ${typeof maxNorm}`);
   const grads = listOf(parameters).flatMap((p) => (p.grad ? [p.grad] : []));
   if (grads.length === 0) return tensor(0);
   return noGrad(() => {
     const dtype = grads[0]!.dtype;
     const device = grads[0]!.device;
     const norms = grads.map((g) => norm(g, normType).to({ dtype, device }));
-    const total = normType === Infinity ? (norms.length === 1 ? norms[0]! : stack(norms, 0).max()) : norm(stack(norms, 0), normType);
+    const total =
+      normType === Infinity
+        ? norms.length === 1
+          ? norms[0]!
+          : stack(norms, 0).max()
+        : norm(stack(norms, 0), normType);
     const value = total.item();
     if (errorIfNonfinite && !Number.isFinite(value)) {
       throw new NnError(
@@ -42,7 +56,8 @@ export function clipGradNorm_(parameters: Tensor | Iterable<Tensor>, maxNorm: nu
 
 /** torch.nn.utils.clip_grad_value_: clamps every gradient in place to [-clipValue, clipValue]. */
 export function clipGradValue_(parameters: Tensor | Iterable<Tensor>, clipValue: number): void {
-  if (typeof clipValue !== 'number') throw new NnError('INVALID_ARGUMENT', `clipGradValue_ expects clipValue to be a number, got ${typeof clipValue}`);
+  if (typeof clipValue !== 'number')
+    throw new NnError('INVALID_ARGUMENT', `clipGradValue_ expects clipValue to be a number, got ${typeof clipValue}`);
   noGrad(() => {
     for (const p of listOf(parameters)) p.grad?.clamp_(-clipValue, clipValue);
   });

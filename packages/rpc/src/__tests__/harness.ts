@@ -8,8 +8,11 @@ export { freePort } from '@wiregrad/test-helpers';
  * worker_threads, each its own RPC worker on a fresh port (@wiregrad/test-helpers' runWorkers),
  * and returns what each rank's `run()` returned. Every thread ends with `teardown` below.
  */
-export function runWorkers(spec: Omit<WorkerSpec, 'scenario' | 'teardown'> & { scenario: string | URL }): Promise<unknown[]> {
-  const scenario = typeof spec.scenario === 'string' ? new URL(`./scenarios/${spec.scenario}.ts`, import.meta.url) : spec.scenario;
+export function runWorkers(
+  spec: Omit<WorkerSpec, 'scenario' | 'teardown'> & { scenario: string | URL },
+): Promise<unknown[]> {
+  const scenario =
+    typeof spec.scenario === 'string' ? new URL(`./scenarios/${spec.scenario}.ts`, import.meta.url) : spec.scenario;
   return run({ ...spec, scenario, teardown: new URL(import.meta.url) });
 }
 

@@ -6,7 +6,10 @@ const gid = (on: number, id: string) => `GloballyUniqueId(created_on=${on}, loca
 describe('RRefs between 3 worker threads (PyTorch protocol, rpc_test.py)', () => {
   let r0: Record<string, unknown>;
   beforeAll(async () => {
-    const results = (await runWorkers({ scenario: 'rrefs', worldSize: 3, timeoutMs: 40000 })) as Record<string, unknown>[];
+    const results = (await runWorkers({ scenario: 'rrefs', worldSize: 3, timeoutMs: 40000 })) as Record<
+      string,
+      unknown
+    >[];
     r0 = results[0]!;
   }, 60000);
 
@@ -18,10 +21,15 @@ describe('RRefs between 3 worker threads (PyTorch protocol, rpc_test.py)', () =>
   });
 
   it("prints like PyTorch and refuses localValue() on a user with PyTorch's message (test_rref_str, test_local_value_not_on_owner)", () => {
-    expect(r0.str).toMatch(new RegExp(`^UserRRef\\(RRefId = ${gid(0, '\\d+').replace(/[()]/g, '\\$&')}, ForkId = ${gid(0, '\\d+').replace(/[()]/g, '\\$&')}\\)$`));
+    expect(r0.str).toMatch(
+      new RegExp(
+        `^UserRRef\\(RRefId = ${gid(0, '\\d+').replace(/[()]/g, '\\$&')}, ForkId = ${gid(0, '\\d+').replace(/[()]/g, '\\$&')}\\)$`,
+      ),
+    );
     expect(r0.localValueOnUser).toMatchObject({
       code: 'RREF',
-      message: "RRef.localValue() can't be called on a user: can't call localValue() on user WorkerInfo(id=0, name=worker0). Call it on owner WorkerInfo(id=1, name=worker1)",
+      message:
+        "RRef.localValue() can't be called on a user: can't call localValue() on user WorkerInfo(id=0, name=worker0). Call it on owner WorkerInfo(id=1, name=worker1)",
     });
   });
 
@@ -49,13 +57,24 @@ describe('RRefs between 3 worker threads (PyTorch protocol, rpc_test.py)', () =>
 
   it('proxies call methods of the value on its owner; a missing method is an AttributeError (test_rref_proxy_class, test_rref_proxy_non_exist)', () => {
     expect([r0.proxySync, r0.proxyAsync, r0.proxyRemote]).toEqual([7, 10, 20]);
-    expect(r0.missingAttr).toMatchObject({ name: 'AttributeError', message: expect.stringContaining("'Counter' object has no attribute 'nope'") });
+    expect(r0.missingAttr).toMatchObject({
+      name: 'AttributeError',
+      message: expect.stringContaining("'Counter' object has no attribute 'nope'"),
+    });
   });
 
   it('creation errors and timeouts land on the RRef; toHere has its own timeout (test_remote_throw, test_rref_timeout, test_rref_to_here_timeout)', () => {
-    const creation = { name: 'TypeError', code: 'REMOTE', message: 'On WorkerInfo(id=1, name=worker1):\ncreation failed' };
+    const creation = {
+      name: 'TypeError',
+      code: 'REMOTE',
+      message: 'On WorkerInfo(id=1, name=worker1):\ncreation failed',
+    };
     expect(r0.creationError).toEqual([creation, creation]);
-    const timedOut = (ms: number) => ({ name: 'RpcError', code: 'TIMEOUT', message: `RPC ran for more than set timeout (${ms} ms) and will now be marked with an error` });
+    const timedOut = (ms: number) => ({
+      name: 'RpcError',
+      code: 'TIMEOUT',
+      message: `RPC ran for more than set timeout (${ms} ms) and will now be marked with an error`,
+    });
     expect(r0.remoteTimeout).toEqual([timedOut(50), timedOut(50)]);
     expect(r0.toHereTimeout).toEqual([timedOut(10), 300]);
   });
@@ -64,17 +83,25 @@ describe('RRefs between 3 worker threads (PyTorch protocol, rpc_test.py)', () =>
     const empty = { numOwnerRRefs: 0, numPendingUsers: 0, numPendingChildren: 0, numForks: 0 };
     expect(r0.ownerDebug).toEqual([empty, empty]);
     expect(r0.selfDebug).toEqual(empty);
-    expect(r0.afterRelease).toMatchObject({ code: 'RREF', message: expect.stringContaining('Cannot call to_here() on it after deletion.') });
+    expect(r0.afterRelease).toMatchObject({
+      code: 'RREF',
+      message: expect.stringContaining('Cannot call to_here() on it after deletion.'),
+    });
   });
 
   it('`await using` releases an RRef at the end of its block (Symbol.asyncDispose)', () => {
     expect(r0.scoped).toEqual([1, 1]);
     // everything else worker0 holds on worker1 is still alive here; the scoped RRef is not among it
-    expect((r0.afterScope as { numOwnerRRefs: number }).numOwnerRRefs).toBe((r0.beforeScope as { numOwnerRRefs: number }).numOwnerRRefs);
+    expect((r0.afterScope as { numOwnerRRefs: number }).numOwnerRRefs).toBe(
+      (r0.beforeScope as { numOwnerRRefs: number }).numOwnerRRefs,
+    );
   });
 
   it('after shutdown an RRef is deleted (test_use_rref_after_shutdown)', () => {
-    expect(r0.afterShutdown).toMatchObject({ code: 'RREF', message: expect.stringContaining('Cannot call to_here() on it after deletion.') });
+    expect(r0.afterShutdown).toMatchObject({
+      code: 'RREF',
+      message: expect.stringContaining('Cannot call to_here() on it after deletion.'),
+    });
   });
 });
 

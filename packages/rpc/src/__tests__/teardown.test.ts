@@ -14,25 +14,47 @@ describe('a process hosting an RPC worker in a worker_threads thread survives ev
     for (const end of ['terminate', 'natural'] as const) {
       for (const rref of ['none', 'alive', 'released'] as const) {
         it(`shutdown ${how}, thread ${end === 'terminate' ? 'terminated' : 'ends by itself'}, RRefs ${rref}: 5 runs, exit code 0, no signal`, () => {
-          const r = spawnSync(process.execPath, ['--conditions=source', bootstrap, './teardownMain.ts', how, end, rref], { encoding: 'utf8', timeout: 60_000 });
-          expect({ status: r.status, signal: r.signal, stderr: r.stderr }).toEqual({ status: 0, signal: null, stderr: '' });
+          const r = spawnSync(
+            process.execPath,
+            ['--conditions=source', bootstrap, './teardownMain.ts', how, end, rref],
+            { encoding: 'utf8', timeout: 60_000 },
+          );
+          expect({ status: r.status, signal: r.signal, stderr: r.stderr }).toEqual({
+            status: 0,
+            signal: null,
+            stderr: '',
+          });
           expect(r.stdout).toContain('all runs done');
-          expect(r.stdout.match(/thread exit (\d+)/g)).toEqual(Array(5).fill(end === 'terminate' ? 'thread exit 1' : 'thread exit 0'));
+          expect(r.stdout.match(/thread exit (\d+)/g)).toEqual(
+            Array(5).fill(end === 'terminate' ? 'thread exit 1' : 'thread exit 0'),
+          );
         }, 90_000);
       }
     }
   }
   for (const rref of ['none', 'alive'] as const) {
     it(`no shutdown at all, thread terminated with its agent up, RRefs ${rref}: 5 runs, exit code 0, no signal (Note [Terminating a thread that runs RPC])`, () => {
-      const r = spawnSync(process.execPath, ['--conditions=source', bootstrap, './teardownMain.ts', 'none', 'terminate', rref], { encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync(
+        process.execPath,
+        ['--conditions=source', bootstrap, './teardownMain.ts', 'none', 'terminate', rref],
+        { encoding: 'utf8', timeout: 60_000 },
+      );
       expect({ status: r.status, signal: r.signal, stderr: r.stderr }).toEqual({ status: 0, signal: null, stderr: '' });
       expect(r.stdout.match(/thread exit (\d+)/g)).toEqual(Array(5).fill('thread exit 1'));
     }, 90_000);
   }
   it('process.exit() while a thread runs an agent that never shut down: 5 processes, exit code 0, no signal', () => {
     for (let i = 0; i < 5; i++) {
-      const r = spawnSync(process.execPath, ['--conditions=source', bootstrap, './teardownExit.ts'], { encoding: 'utf8', timeout: 60_000 });
-      expect({ status: r.status, signal: r.signal, stderr: r.stderr, stdout: r.stdout }).toEqual({ status: 0, signal: null, stderr: '', stdout: 'agent up; exiting\n' });
+      const r = spawnSync(process.execPath, ['--conditions=source', bootstrap, './teardownExit.ts'], {
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect({ status: r.status, signal: r.signal, stderr: r.stderr, stdout: r.stdout }).toEqual({
+        status: 0,
+        signal: null,
+        stderr: '',
+        stdout: 'agent up; exiting\n',
+      });
     }
   }, 90_000);
 });

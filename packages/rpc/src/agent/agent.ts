@@ -79,7 +79,14 @@ export class Agent {
       mandatory: false,
       // a worker that rejoins under its name (or reconnects) takes its identity over
       handover: true,
-      ...(opts.curve ? { curveServer: true, curvePublicKey: opts.curve.publicKey, curveSecretKey: opts.curve.secretKey, zapDomain: 'wiregrad' } : {}),
+      ...(opts.curve
+        ? {
+            curveServer: true,
+            curvePublicKey: opts.curve.publicKey,
+            curveSecretKey: opts.curve.secretKey,
+            zapDomain: 'wiregrad',
+          }
+        : {}),
     });
     this.routerQueue = new SendQueue(this.router, opts.batchMessages);
     this.limiter = new Limiter(opts.numWorkerThreads);
@@ -121,7 +128,8 @@ export class Agent {
   /** Adds a member (Note [Membership]); a worker that rejoins under a departed name is a new member. */
   addPeer(p: PeerSpec): void {
     if (this.closed) return;
-    if (this.peers.has(p.info.name)) throw new RpcError('INVALID_ARGUMENT', `RPC worker name ${p.info.name} is not unique`);
+    if (this.peers.has(p.info.name))
+      throw new RpcError('INVALID_ARGUMENT', `RPC worker name ${p.info.name} is not unique`);
     if (p.publicKey) this.allowedKeys.add(p.publicKey);
     this.peerAddresses.set(p.info.id, p.address);
     const dealer = new Dealer({
@@ -134,7 +142,11 @@ export class Agent {
       heartbeatTimeToLive: this.opts.heartbeatMs * 3,
       reconnectInterval: 100,
       ...(this.opts.curve && p.publicKey
-        ? { curvePublicKey: this.opts.curve.publicKey, curveSecretKey: this.opts.curve.secretKey, curveServerKey: p.publicKey }
+        ? {
+            curvePublicKey: this.opts.curve.publicKey,
+            curveSecretKey: this.opts.curve.secretKey,
+            curveServerKey: p.publicKey,
+          }
         : {}),
     });
     dealer.connect(p.address);
@@ -197,7 +209,10 @@ export class Agent {
   send(to: WorkerInfo, msg: Omit<Message, 'id'>, timeoutMs: number): Promise<Message> {
     if (this.closed) return Promise.reject(new RpcError('SHUTDOWN', 'RPC agent is shut down'));
     const peer = this.peers.get(to.name);
-    if (!peer || peer.info !== to) return Promise.reject(this.departure(to.name) ?? new RpcError('UNKNOWN_WORKER', `Unknown destination worker ${to.name}`));
+    if (!peer || peer.info !== to)
+      return Promise.reject(
+        this.departure(to.name) ?? new RpcError('UNKNOWN_WORKER', `Unknown destination worker ${to.name}`),
+      );
     const { id, answer } = this.pending.open(to, timeoutMs);
     let frames: Uint8Array[];
     try {
@@ -208,7 +223,11 @@ export class Agent {
       return answer;
     }
     this.stats.sent(frames);
-    peer.queue.send(frames).catch((e: Error) => this.pending.fail(id, new RpcError('PEER_DISCONNECTED', `failed to send to ${to}: ${e.message}`)));
+    peer.queue
+      .send(frames)
+      .catch((e: Error) =>
+        this.pending.fail(id, new RpcError('PEER_DISCONNECTED', `failed to send to ${to}: ${e.message}`)),
+      );
     return answer;
   }
 
@@ -232,7 +251,9 @@ export class Agent {
       }
     } catch (e) {
       if (!this.closed && this.peers.get(peer.info.name) === peer) {
-        this.opts.onProtocolError(new RpcError('PROTOCOL', `response loop for ${peer.info} ended: ${(e as Error).message}`));
+        this.opts.onProtocolError(
+          new RpcError('PROTOCOL', `response loop for ${peer.info} ended: ${(e as Error).message}`),
+        );
       }
     }
   }
@@ -250,13 +271,18 @@ export class Agent {
         let served: Promise<void> | null = null;
         for (const frames of this.split(received)) {
           // See Note [Peer liveness]: heartbeats are answered at once, never behind the numWorkerThreads queue
-          if (isHeartbeat(frames)) void this.answer(identity!, this.byName.get(name), decodeHeader(frames[0]).id, { type: MessageType.HEARTBEAT_RESP, payload: null });
+          if (isHeartbeat(frames))
+            void this.answer(identity!, this.byName.get(name), decodeHeader(frames[0]).id, {
+              type: MessageType.HEARTBEAT_RESP,
+              payload: null,
+            });
           else served = this.limiter.run(() => this.serve(identity!, name, frames));
         }
         if (idle && served) await Promise.race([served, endOfTurn()]);
       }
     } catch (e) {
-      if (!this.closed) this.opts.onProtocolError(new RpcError('PROTOCOL', `receive loop ended: ${(e as Error).message}`));
+      if (!this.closed)
+        this.opts.onProtocolError(new RpcError('PROTOCOL', `receive loop ended: ${(e as Error).message}`));
     }
   }
 
@@ -303,15 +329,26 @@ export class Agent {
   }
 
   /** Sends the answer to request `id` back to the caller's identity. */
-  private async answer(identity: Uint8Array, from: WorkerInfo | undefined, id: number, reply: Omit<Message, 'id'>): Promise<void> {
+  private async answer(
+    identity: Uint8Array,
+    from: WorkerInfo | undefined,
+    id: number,
+    reply: Omit<Message, 'id'>,
+  ): Promise<void> {
     if (this.closed) return;
     const peer = from && this.peers.get(from.name);
     let out: Uint8Array[];
     try {
-      out = encodeMessage({ type: reply.type, id, payload: reply.payload }, { deviceMap: peer?.inMap ?? {}, peer: from?.id ?? -1 });
+      out = encodeMessage(
+        { type: reply.type, id, payload: reply.payload },
+        { deviceMap: peer?.inMap ?? {}, peer: from?.id ?? -1 },
+      );
       if (peer) checkSize(out, peer, 'response');
     } catch (e) {
-      out = encodeMessage({ type: MessageType.EXCEPTION, id, payload: exceptionPayload(e, this.self) }, { deviceMap: {}, peer: -1 });
+      out = encodeMessage(
+        { type: MessageType.EXCEPTION, id, payload: exceptionPayload(e, this.self) },
+        { deviceMap: {}, peer: -1 },
+      );
     }
     this.stats.sent(out);
     await this.routerQueue.send(out, identity).catch(() => {});
@@ -330,7 +367,8 @@ export class Agent {
   /** Runs the handler of a request's type (dist-autograd re-dispatches the messages it unwraps). */
   dispatch(msg: Message, from: WorkerInfo): Promise<Omit<Message, 'id'>> {
     const handler = this.handlers.get(msg.type);
-    if (!handler) throw new RpcError('PROTOCOL', `no handler for message type ${messageTypeName(msg.type)} on ${this.self}`);
+    if (!handler)
+      throw new RpcError('PROTOCOL', `no handler for message type ${messageTypeName(msg.type)} on ${this.self}`);
     return handler(msg, from);
   }
 

@@ -71,5 +71,10 @@ export class Liveness {
 /** A single-message frame set that is a HEARTBEAT_REQ (answered ahead of the request queue). */
 export function isHeartbeat(frames: Uint8Array[]): boolean {
   const head = frames[0];
-  return frames.length === 1 && head !== undefined && head.byteLength >= HEADER_BYTES && (head[2]! | (head[3]! << 8)) === MessageType.HEARTBEAT_REQ;
+  return (
+    frames.length === 1 &&
+    head !== undefined &&
+    head.byteLength >= HEADER_BYTES &&
+    (head[2]! | (head[3]! << 8)) === MessageType.HEARTBEAT_REQ
+  );
 }

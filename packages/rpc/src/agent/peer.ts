@@ -26,7 +26,9 @@ export interface Peer extends PeerSpec {
 export function goneError(info: WorkerInfo, reason: LeaveReason, windowMs: number): RpcError {
   return new RpcError(
     'PEER_DISCONNECTED',
-    reason === 'dead' ? `lost the connection to ${info} (it stopped answering heartbeats for ${windowMs} ms)` : `${info} left the group (shutdown)`,
+    reason === 'dead'
+      ? `lost the connection to ${info} (it stopped answering heartbeats for ${windowMs} ms)`
+      : `${info} left the group (shutdown)`,
   );
 }
 
@@ -35,6 +37,9 @@ export function checkSize(frames: readonly Uint8Array[], peer: Peer, what: strin
   let largest = 0;
   for (const f of frames) largest = Math.max(largest, f.byteLength);
   if (largest > peer.maxMessageBytes) {
-    throw new RpcError('MESSAGE_TOO_LARGE', `${what} frame of ${largest} bytes exceeds the limit of ${peer.info} (maxMessageBytes ${peer.maxMessageBytes})`);
+    throw new RpcError(
+      'MESSAGE_TOO_LARGE',
+      `${what} frame of ${largest} bytes exceeds the limit of ${peer.info} (maxMessageBytes ${peer.maxMessageBytes})`,
+    );
   }
 }

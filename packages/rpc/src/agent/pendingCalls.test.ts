@@ -17,16 +17,31 @@ describe('PendingCalls', () => {
     const b = calls.open(w1, 0);
     expect(b.id).toBe(a.id + 1);
     calls.settle({ type: MessageType.PYTHON_RET, id: a.id, payload: { value: 3 } }, w1, noProtocolErrors);
-    calls.settle({ type: MessageType.EXCEPTION, id: b.id, payload: { name: 'ValueError', message: 'On WorkerInfo(id=1, name=worker1):\nbad', stack: 's', code: null } }, w1, noProtocolErrors);
+    calls.settle(
+      {
+        type: MessageType.EXCEPTION,
+        id: b.id,
+        payload: { name: 'ValueError', message: 'On WorkerInfo(id=1, name=worker1):\nbad', stack: 's', code: null },
+      },
+      w1,
+      noProtocolErrors,
+    );
     expect((await a.answer).payload).toEqual({ value: 3 });
-    await expect(b.answer).rejects.toMatchObject({ name: 'ValueError', code: 'REMOTE', message: 'On WorkerInfo(id=1, name=worker1):\nbad', remoteStack: 's' });
+    await expect(b.answer).rejects.toMatchObject({
+      name: 'ValueError',
+      code: 'REMOTE',
+      message: 'On WorkerInfo(id=1, name=worker1):\nbad',
+      remoteStack: 's',
+    });
     expect(calls.size).toBe(0);
   });
 
   it("times out with PyTorch's text; a late answer is dropped", async () => {
     const calls = new PendingCalls();
     const c = calls.open(w1, 20);
-    await expect(c.answer).rejects.toThrow(new RpcError('TIMEOUT', 'RPC ran for more than set timeout (20 ms) and will now be marked with an error'));
+    await expect(c.answer).rejects.toThrow(
+      new RpcError('TIMEOUT', 'RPC ran for more than set timeout (20 ms) and will now be marked with an error'),
+    );
     calls.settle({ type: MessageType.PYTHON_RET, id: c.id, payload: {} }, w1, noProtocolErrors);
     expect(calls.size).toBe(0);
   });

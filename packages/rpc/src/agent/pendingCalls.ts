@@ -50,7 +50,10 @@ export class PendingCalls {
         break;
       case 'request':
       case 'unknown': {
-        const e = new RpcError('PROTOCOL', `${from} answered with ${messageTypeName(msg.type)}, which is not a response`);
+        const e = new RpcError(
+          'PROTOCOL',
+          `${from} answered with ${messageTypeName(msg.type)}, which is not a response`,
+        );
         onProtocolError(e);
         p.reject(e);
       }

@@ -10,7 +10,10 @@ import type { WorkerInfo } from './workerInfo.js';
  * it to its own stack.
  */
 /** The EXCEPTION payload: the error's name, message (prefixed with the worker) and stack. */
-export function exceptionPayload(e: unknown, self: WorkerInfo): { name: string; message: string; stack: string; code: unknown } {
+export function exceptionPayload(
+  e: unknown,
+  self: WorkerInfo,
+): { name: string; message: string; stack: string; code: unknown } {
   const err = e instanceof Error ? e : new Error(String(e));
   return {
     name: err.name,

@@ -37,7 +37,9 @@ describe('SendQueue', () => {
   it('never has two sends pending on the socket (zeromq.js refuses that)', async () => {
     const { socket, sent } = fakeSocket();
     const q = new SendQueue(socket);
-    await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 7 === 0 ? q.send([msg(i), new Uint8Array(4)]) : q.send([msg(i)]))));
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) => (i % 7 === 0 ? q.send([msg(i), new Uint8Array(4)]) : q.send([msg(i)]))),
+    );
     expect(sent.flatMap((frames) => splitBatch(frames)).filter((m) => m.length === 1).length).toBe(50 - 8);
   });
 

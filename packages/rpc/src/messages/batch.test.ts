@@ -20,7 +20,9 @@ describe('batched messages (Note [Batched messages])', () => {
   it('a batch whose count or lengths disagree with its bytes is a PROTOCOL error', () => {
     const [whole] = batchFrames([m(1), m(2)]);
     expect(() => splitBatch([whole!.subarray(0, whole!.byteLength - 1)])).toThrow(RpcError);
-    expect(() => splitBatch([whole!.subarray(0, whole!.byteLength - 1)])).toThrow('batch marker announces 2 messages but its 35 bytes hold 1 (15 bytes left over)');
+    expect(() => splitBatch([whole!.subarray(0, whole!.byteLength - 1)])).toThrow(
+      'batch marker announces 2 messages but its 35 bytes hold 1 (15 bytes left over)',
+    );
     expect(() => splitBatch([Buffer.concat([whole!, new Uint8Array(1)])])).toThrow(/1 bytes left over/);
     expect(() => splitBatch([new Uint8Array([0xb7, 0, 0, 0])])).toThrow(/announces 0 messages/);
     expect(() => splitBatch([new Uint8Array([0xb7])])).toThrow(/announces 0 messages/);
@@ -30,7 +32,10 @@ describe('batched messages (Note [Batched messages])', () => {
   it('fuzz: any frames split or throw RpcError, never anything else', () => {
     fc.assert(
       fc.property(fc.array(fc.uint8Array({ maxLength: 16 }), { maxLength: 6 }), fc.boolean(), (frames, marked) => {
-        const input = marked && frames.length > 0 ? [Buffer.concat([new Uint8Array([0xb7, 0, frames.length, 0]), ...frames])] : frames;
+        const input =
+          marked && frames.length > 0
+            ? [Buffer.concat([new Uint8Array([0xb7, 0, frames.length, 0]), ...frames])]
+            : frames;
         try {
           const parts = splitBatch(input);
           const bytes = (fs: Uint8Array[]) => fs.reduce((n, f) => n + f.byteLength, 0);

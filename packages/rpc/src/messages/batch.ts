@@ -47,7 +47,10 @@ export function splitBatch(frames: Uint8Array[]): Uint8Array[][] {
     at = end;
   }
   if (count === 0 || out.length !== count || at !== first.byteLength) {
-    throw new RpcError('PROTOCOL', `batch marker announces ${count} messages but its ${first.byteLength} bytes hold ${out.length} (${first.byteLength - at} bytes left over)`);
+    throw new RpcError(
+      'PROTOCOL',
+      `batch marker announces ${count} messages but its ${first.byteLength} bytes hold ${out.length} (${first.byteLength - at} bytes left over)`,
+    );
   }
   return out;
 }

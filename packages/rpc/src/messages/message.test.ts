@@ -22,14 +22,39 @@ describe('MessageType', () => {
   it("has every numeric value of PyTorch's message.h, plus wiregrad's liveness and membership messages", () => {
     expect(MessageTypeFlags).toEqual({ REQUEST_TYPE: 0x100, RESPONSE_TYPE: 0x200 });
     expect(MessageType).toEqual({
-      SCRIPT_CALL: 0x100, SCRIPT_RET: 0x201, PYTHON_CALL: 0x102, PYTHON_RET: 0x203,
-      SCRIPT_REMOTE_CALL: 0x104, PYTHON_REMOTE_CALL: 0x105, REMOTE_RET: 0x206,
-      SCRIPT_RREF_FETCH_CALL: 0x107, PYTHON_RREF_FETCH_CALL: 0x108, SCRIPT_RREF_FETCH_RET: 0x209, PYTHON_RREF_FETCH_RET: 0x20a,
-      RREF_USER_DELETE: 0x10b, RREF_FORK_REQUEST: 0x10c, RREF_CHILD_ACCEPT: 0x10d, RREF_ACK: 0x20e,
-      FORWARD_AUTOGRAD_REQ: 0x10f, FORWARD_AUTOGRAD_RESP: 0x210, BACKWARD_AUTOGRAD_REQ: 0x111, BACKWARD_AUTOGRAD_RESP: 0x212,
-      CLEANUP_AUTOGRAD_CONTEXT_REQ: 0x113, CLEANUP_AUTOGRAD_CONTEXT_RESP: 0x214, RUN_WITH_PROFILING_REQ: 0x115, RUN_WITH_PROFILING_RESP: 0x216,
-      RREF_BACKWARD_REQ: 0x117, RREF_BACKWARD_RESP: 0x218, EXCEPTION: 0x237, UNKNOWN: 0x3c,
-      HEARTBEAT_REQ: 0x140, HEARTBEAT_RESP: 0x241, JOIN_REQ: 0x142, JOIN_RESP: 0x243, LEAVE_REQ: 0x144, LEAVE_RESP: 0x245,
+      SCRIPT_CALL: 0x100,
+      SCRIPT_RET: 0x201,
+      PYTHON_CALL: 0x102,
+      PYTHON_RET: 0x203,
+      SCRIPT_REMOTE_CALL: 0x104,
+      PYTHON_REMOTE_CALL: 0x105,
+      REMOTE_RET: 0x206,
+      SCRIPT_RREF_FETCH_CALL: 0x107,
+      PYTHON_RREF_FETCH_CALL: 0x108,
+      SCRIPT_RREF_FETCH_RET: 0x209,
+      PYTHON_RREF_FETCH_RET: 0x20a,
+      RREF_USER_DELETE: 0x10b,
+      RREF_FORK_REQUEST: 0x10c,
+      RREF_CHILD_ACCEPT: 0x10d,
+      RREF_ACK: 0x20e,
+      FORWARD_AUTOGRAD_REQ: 0x10f,
+      FORWARD_AUTOGRAD_RESP: 0x210,
+      BACKWARD_AUTOGRAD_REQ: 0x111,
+      BACKWARD_AUTOGRAD_RESP: 0x212,
+      CLEANUP_AUTOGRAD_CONTEXT_REQ: 0x113,
+      CLEANUP_AUTOGRAD_CONTEXT_RESP: 0x214,
+      RUN_WITH_PROFILING_REQ: 0x115,
+      RUN_WITH_PROFILING_RESP: 0x216,
+      RREF_BACKWARD_REQ: 0x117,
+      RREF_BACKWARD_RESP: 0x218,
+      EXCEPTION: 0x237,
+      UNKNOWN: 0x3c,
+      HEARTBEAT_REQ: 0x140,
+      HEARTBEAT_RESP: 0x241,
+      JOIN_REQ: 0x142,
+      JOIN_RESP: 0x243,
+      LEAVE_REQ: 0x144,
+      LEAVE_RESP: 0x245,
     });
   });
 
@@ -55,10 +80,17 @@ describe('MessageType', () => {
 
 describe('message framing (Note [Message framing])', () => {
   it('a call without tensors is one frame: the 12-byte header, then the payload', () => {
-    const frames = encodeMessage({ type: MessageType.PYTHON_CALL, id: 2 ** 40 + 7, payload: { fn: 'f', args: [1] } }, ctx);
+    const frames = encodeMessage(
+      { type: MessageType.PYTHON_CALL, id: 2 ** 40 + 7, payload: { fn: 'f', args: [1] } },
+      ctx,
+    );
     expect(frames).toHaveLength(1);
     expect(decodeHeader(frames[0])).toEqual({ type: MessageType.PYTHON_CALL, id: 2 ** 40 + 7 });
-    expect(decodeMessage(frames, ctx)).toEqual({ type: MessageType.PYTHON_CALL, id: 2 ** 40 + 7, payload: { fn: 'f', args: [1] } });
+    expect(decodeMessage(frames, ctx)).toEqual({
+      type: MessageType.PYTHON_CALL,
+      id: 2 ** 40 + 7,
+      payload: { fn: 'f', args: [1] },
+    });
   });
 
   it('each tensor is a frame of its own, straight from its storage', () => {
@@ -76,7 +108,9 @@ describe('message framing (Note [Message framing])', () => {
     const head = new Uint8Array(HEADER_BYTES);
     writeHeader(head, MessageType.PYTHON_CALL, 1);
     head[0] = 9;
-    expect(protocolError(() => decodeHeader(head)).message).toBe(`unsupported wire version 9 (this worker speaks ${WIRE_VERSION})`);
+    expect(protocolError(() => decodeHeader(head)).message).toBe(
+      `unsupported wire version 9 (this worker speaks ${WIRE_VERSION})`,
+    );
     writeHeader(head, 0x999, 42);
     const unknown = protocolError(() => decodeHeader(head));
     expect([unknown.message, unknown.messageId]).toEqual(['unknown message type 2457', 42]);
@@ -88,9 +122,16 @@ describe('message framing (Note [Message framing])', () => {
   it('rejects tensor frames that are missing, extra or of the wrong size, naming the message id', () => {
     const frames = encodeMessage({ type: MessageType.PYTHON_CALL, id: 5, payload: tensor([1, 2]) }, ctx);
     const missing = protocolError(() => decodeMessage(frames.slice(0, 1), ctx));
-    expect([missing.message, missing.messageId]).toEqual(['tensor frame 0 is missing (message has 0 tensor frames)', 5]);
-    expect(protocolError(() => decodeMessage([...frames, new Uint8Array(4)], ctx)).message).toBe('message carries 2 tensor frames but its payload refers to 1');
-    expect(protocolError(() => decodeMessage([frames[0]!, new Uint8Array(3)], ctx)).message).toBe('tensor frame 0 has 3 bytes, expected 8 for float32 [2]');
+    expect([missing.message, missing.messageId]).toEqual([
+      'tensor frame 0 is missing (message has 0 tensor frames)',
+      5,
+    ]);
+    expect(protocolError(() => decodeMessage([...frames, new Uint8Array(4)], ctx)).message).toBe(
+      'message carries 2 tensor frames but its payload refers to 1',
+    );
+    expect(protocolError(() => decodeMessage([frames[0]!, new Uint8Array(3)], ctx)).message).toBe(
+      'tensor frame 0 has 3 bytes, expected 8 for float32 [2]',
+    );
   });
 
   it('fuzz: random frames never crash the decoder; they decode or throw RpcError PROTOCOL', () => {
@@ -99,7 +140,10 @@ describe('message framing (Note [Message framing])', () => {
       writeHeader(h, type, id);
       return h;
     });
-    const head = fc.oneof(fc.uint8Array({ maxLength: 64 }), fc.tuple(header, fc.uint8Array({ maxLength: 64 })).map(([h, p]) => new Uint8Array([...h, ...p])));
+    const head = fc.oneof(
+      fc.uint8Array({ maxLength: 64 }),
+      fc.tuple(header, fc.uint8Array({ maxLength: 64 })).map(([h, p]) => new Uint8Array([...h, ...p])),
+    );
     fc.assert(
       fc.property(head, fc.array(fc.uint8Array({ maxLength: 32 }), { maxLength: 3 }), (first, rest) => {
         try {
@@ -115,21 +159,31 @@ describe('message framing (Note [Message framing])', () => {
 
   it('fuzz: truncating or flipping a byte of a valid message is detected or harmless, never a crash', () => {
     const frames = encodeMessage(
-      { type: MessageType.PYTHON_CALL, id: 1, payload: { fn: 'f', args: [tensor([1, 2, 3]), 'x', 1n, new Map([[1, new Float64Array([2])]]), undefined] } },
+      {
+        type: MessageType.PYTHON_CALL,
+        id: 1,
+        payload: { fn: 'f', args: [tensor([1, 2, 3]), 'x', 1n, new Map([[1, new Float64Array([2])]]), undefined] },
+      },
       ctx,
     );
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: frames.length - 1 }), fc.nat(), fc.boolean(), fc.integer({ min: 0, max: 255 }), (which, at, truncate, byte) => {
-        const copy = frames.map((f) => new Uint8Array(f));
-        const target = copy[which]!;
-        if (truncate) copy[which] = target.slice(0, at % Math.max(1, target.byteLength));
-        else target[at % target.byteLength] = byte;
-        try {
-          decodeMessage(copy, ctx);
-        } catch (e) {
-          expect((e as RpcError).code).toBe('PROTOCOL');
-        }
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: frames.length - 1 }),
+        fc.nat(),
+        fc.boolean(),
+        fc.integer({ min: 0, max: 255 }),
+        (which, at, truncate, byte) => {
+          const copy = frames.map((f) => new Uint8Array(f));
+          const target = copy[which]!;
+          if (truncate) copy[which] = target.slice(0, at % Math.max(1, target.byteLength));
+          else target[at % target.byteLength] = byte;
+          try {
+            decodeMessage(copy, ctx);
+          } catch (e) {
+            expect((e as RpcError).code).toBe('PROTOCOL');
+          }
+        },
+      ),
       { numRuns: 2000 },
     );
   });

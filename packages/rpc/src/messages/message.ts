@@ -69,9 +69,11 @@ export interface Header {
 
 export function decodeHeader(frame: Uint8Array | undefined): Header {
   if (!frame) throw new RpcError('PROTOCOL', 'message has no frames');
-  if (frame.byteLength < HEADER_BYTES) throw new RpcError('PROTOCOL', `message header is ${frame.byteLength} bytes, expected at least ${HEADER_BYTES}`);
+  if (frame.byteLength < HEADER_BYTES)
+    throw new RpcError('PROTOCOL', `message header is ${frame.byteLength} bytes, expected at least ${HEADER_BYTES}`);
   const version = frame[0]!;
-  if (version !== WIRE_VERSION) throw new RpcError('PROTOCOL', `unsupported wire version ${version} (this worker speaks ${WIRE_VERSION})`);
+  if (version !== WIRE_VERSION)
+    throw new RpcError('PROTOCOL', `unsupported wire version ${version} (this worker speaks ${WIRE_VERSION})`);
   const hi = readU32(frame, 8);
   if (hi >= MAX_HI) throw new RpcError('PROTOCOL', `message id is not a safe integer`);
   const id = hi * 2 ** 32 + readU32(frame, 4);
@@ -81,17 +83,30 @@ export function decodeHeader(frame: Uint8Array | undefined): Header {
 }
 
 /** Decodes a whole message (`header` when the caller already decoded it from frame 0). */
-export function decodeMessage(frames: Uint8Array[], ctx: Omit<CodecContext, 'tensors' | 'frames'>, header: Header = decodeHeader(frames[0])): Message {
+export function decodeMessage(
+  frames: Uint8Array[],
+  ctx: Omit<CodecContext, 'tensors' | 'frames'>,
+  header: Header = decodeHeader(frames[0]),
+): Message {
   const head = frames[0]!;
-  const full: CodecContext = { deviceMap: ctx.deviceMap, peer: ctx.peer, tensors: [], frames: frames.length > 1 ? frames.slice(1) : [] };
+  const full: CodecContext = {
+    deviceMap: ctx.deviceMap,
+    peer: ctx.peer,
+    tensors: [],
+    frames: frames.length > 1 ? frames.slice(1) : [],
+  };
   let payload: unknown;
   try {
     payload = decodePayload(head.subarray(HEADER_BYTES), full);
     if (full.tensors.length !== full.frames.length) {
-      throw new RpcError('PROTOCOL', `message carries ${full.frames.length} tensor frames but its payload refers to ${full.tensors.length}`);
+      throw new RpcError(
+        'PROTOCOL',
+        `message carries ${full.frames.length} tensor frames but its payload refers to ${full.tensors.length}`,
+      );
     }
   } catch (e) {
-    if (!(e instanceof RpcError)) throw new RpcError('PROTOCOL', `malformed payload: ${(e as Error).message}`, { messageId: header.id });
+    if (!(e instanceof RpcError))
+      throw new RpcError('PROTOCOL', `malformed payload: ${(e as Error).message}`, { messageId: header.id });
     e.messageId = header.id;
     throw e;
   }

@@ -36,7 +36,9 @@ const leaf = fc.oneof(
   fc.uint8Array({ maxLength: 5 }),
   fc.bigInt64Array({ maxLength: 3 }),
   fc.array(fc.float({ noNaN: true }), { minLength: 1, maxLength: 6 }).map((xs) => tensor(xs)),
-  fc.tuple(fc.string(), fc.constantFrom('Error', 'TypeError', 'ValueError')).map(([m, name]) => Object.assign(new Error(m), { name })),
+  fc
+    .tuple(fc.string(), fc.constantFrom('Error', 'TypeError', 'ValueError'))
+    .map(([m, name]) => Object.assign(new Error(m), { name })),
 );
 const key = fc.string().filter((k) => k !== '__proto__');
 const { value } = fc.letrec<{ value: unknown }>((tie) => ({
@@ -60,7 +62,10 @@ describe('payload serialization (MessagePack + extensions)', () => {
   });
 
   it('keeps undefined apart from null, and -0 apart from 0 (Note [Faithful payloads])', () => {
-    const back = roundTrip({ args: [undefined, null, -0, 0], missing: undefined }) as { args: unknown[]; missing: unknown };
+    const back = roundTrip({ args: [undefined, null, -0, 0], missing: undefined }) as {
+      args: unknown[];
+      missing: unknown;
+    };
     expect(back.args).toStrictEqual([undefined, null, -0, 0]);
     expect(Object.is(back.args[2], -0)).toBe(true);
     expect('missing' in back).toBe(true);
@@ -85,7 +90,10 @@ describe('payload serialization (MessagePack + extensions)', () => {
   });
 
   it('a crafted __proto__ key cannot pollute prototypes', () => {
-    const frames = encodeMessage({ type: MessageType.PYTHON_CALL, id: 1, payload: { ['_'.repeat(9)]: { polluted: true } } }, ctx);
+    const frames = encodeMessage(
+      { type: MessageType.PYTHON_CALL, id: 1, payload: { ['_'.repeat(9)]: { polluted: true } } },
+      ctx,
+    );
     const head = Buffer.from(frames[0]!);
     head.write('__proto__', head.indexOf('_________'));
     expect(() => decodeMessage([head], ctx)).toThrow(RpcError);

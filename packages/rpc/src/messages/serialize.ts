@@ -32,7 +32,16 @@ const codec = new ExtensionCodec<CodecContext>();
 
 type TypedCtor = new (b: ArrayBuffer) => ArrayBufferView;
 const TYPED: Readonly<Record<string, TypedCtor>> = {
-  Float32Array, Float64Array, Int8Array, Int16Array, Int32Array, Uint16Array, Uint32Array, Uint8ClampedArray, BigInt64Array, BigUint64Array,
+  Float32Array,
+  Float64Array,
+  Int8Array,
+  Int16Array,
+  Int32Array,
+  Uint16Array,
+  Uint32Array,
+  Uint8ClampedArray,
+  BigInt64Array,
+  BigUint64Array,
 };
 
 /**
@@ -130,13 +139,19 @@ function decodeTensor(data: unknown, ctx: CodecContext): Tensor {
 function decodeTyped(data: unknown): ArrayBufferView {
   const { kind, bytes } = (data ?? {}) as { kind?: unknown; bytes?: unknown };
   const Ctor = typeof kind === 'string' && Object.hasOwn(TYPED, kind) ? TYPED[kind]! : null;
-  if (!Ctor || !(bytes instanceof Uint8Array)) throw new RpcError('PROTOCOL', `bad typed array in message: ${String(kind)}`);
+  if (!Ctor || !(bytes instanceof Uint8Array))
+    throw new RpcError('PROTOCOL', `bad typed array in message: ${String(kind)}`);
   // the decoder already copied `bytes` into a buffer of its own (aligned, offset 0)
   return new Ctor(bytes.buffer as ArrayBuffer);
 }
 
 function decodeError(data: unknown): Error {
-  const { name, message, stack, code } = (data ?? {}) as { name?: unknown; message?: unknown; stack?: unknown; code?: unknown };
+  const { name, message, stack, code } = (data ?? {}) as {
+    name?: unknown;
+    message?: unknown;
+    stack?: unknown;
+    code?: unknown;
+  };
   const e = new Error(String(message));
   e.name = String(name);
   e.stack = String(stack);
@@ -152,12 +167,17 @@ function register<T>(type: number, hook: ExtensionHook<T>): void {
   });
 }
 
-register<Tensor>(EXT_TENSOR, { test: (v): v is Tensor => v instanceof Tensor, encode: encodeTensor, decode: decodeTensor });
+register<Tensor>(EXT_TENSOR, {
+  test: (v): v is Tensor => v instanceof Tensor,
+  encode: encodeTensor,
+  decode: decodeTensor,
+});
 register<bigint>(EXT_BIGINT, {
   test: (v): v is bigint => typeof v === 'bigint',
   encode: (v) => v.toString(),
   decode: (d) => {
-    if (typeof d !== 'string' || !/^-?\d+$/.test(d)) throw new RpcError('PROTOCOL', `bad bigint in message: ${String(d)}`);
+    if (typeof d !== 'string' || !/^-?\d+$/.test(d))
+      throw new RpcError('PROTOCOL', `bad bigint in message: ${String(d)}`);
     return BigInt(d);
   },
 });
@@ -165,7 +185,8 @@ register<Map<unknown, unknown>>(EXT_MAP, {
   test: (v): v is Map<unknown, unknown> => v instanceof Map,
   encode: (v) => [...v.entries()],
   decode: (d) => {
-    if (!Array.isArray(d) || !d.every((e) => Array.isArray(e) && e.length === 2)) throw new RpcError('PROTOCOL', 'bad Map in message');
+    if (!Array.isArray(d) || !d.every((e) => Array.isArray(e) && e.length === 2))
+      throw new RpcError('PROTOCOL', 'bad Map in message');
     return new Map(d as [unknown, unknown][]);
   },
 });
@@ -176,7 +197,12 @@ register<ArrayBufferView>(EXT_TYPED, {
 });
 register<Error>(EXT_ERROR, {
   test: (v): v is Error => v instanceof Error,
-  encode: (v) => ({ name: v.name, message: v.message, stack: v.stack ?? '', code: (v as { code?: unknown }).code ?? null }),
+  encode: (v) => ({
+    name: v.name,
+    message: v.message,
+    stack: v.stack ?? '',
+    code: (v as { code?: unknown }).code ?? null,
+  }),
   decode: decodeError,
 });
 codec.register({ type: EXT_UNDEFINED, encode: () => null, decode: () => undefined });

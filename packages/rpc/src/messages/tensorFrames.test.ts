@@ -38,7 +38,9 @@ describe('tensor frames (Note [Tensor frames])', () => {
     const next = zeros([4096]);
     expect(next.storage.data.buffer).not.toBe(buffer);
     // what ZeroMQ reads is still the tensor's data
-    expect(Array.from(new Float32Array(frames[1]!.buffer, frames[1]!.byteOffset, 4096)).slice(0, 4)).toEqual([0, 1, 2, 3]);
+    expect(Array.from(new Float32Array(frames[1]!.buffer, frames[1]!.byteOffset, 4096)).slice(0, 4)).toEqual([
+      0, 1, 2, 3,
+    ]);
     next.dispose();
   });
 
@@ -52,7 +54,14 @@ describe('tensor frames (Note [Tensor frames])', () => {
     // only the span the view reads travels: rows 0..4, columns 2..3 -> elements 2..23
     expect(frames[1]!.byteLength).toBe(22 * 4);
     const transposed = roundTrip(arange(6).reshape([2, 3]).t()).back;
-    expect([transposed.strides, transposed.tolist()]).toEqual([[1, 3], [[0, 3], [1, 4], [2, 5]]]);
+    expect([transposed.strides, transposed.tolist()]).toEqual([
+      [1, 3],
+      [
+        [0, 3],
+        [1, 4],
+        [2, 5],
+      ],
+    ]);
   });
 
   it('an expanded view keeps its zero strides', () => {

@@ -88,7 +88,10 @@ function checkRecord(data: unknown): WireTensor {
   if (!isCount(r.i)) throw bad(`frame index ${String(r.i)}`);
   if (!DTYPES.includes(r.dtype as DType)) throw bad(`dtype ${String(r.dtype)}`);
   if (!Array.isArray(r.shape) || !r.shape.every(isCount)) throw bad(`shape ${JSON.stringify(r.shape)}`);
-  if (r.strides !== undefined && (!Array.isArray(r.strides) || r.strides.length !== r.shape.length || !r.strides.every(isCount))) {
+  if (
+    r.strides !== undefined &&
+    (!Array.isArray(r.strides) || r.strides.length !== r.shape.length || !r.strides.every(isCount))
+  ) {
     throw bad(`strides ${JSON.stringify(r.strides)} for shape [${r.shape.join(', ')}]`);
   }
   if (typeof r.device !== 'string') throw bad(`device ${String(r.device)}`);
@@ -99,13 +102,17 @@ function checkRecord(data: unknown): WireTensor {
 export function tensorFromFrame(data: unknown, frames: readonly Uint8Array[]): Tensor {
   const { i, dtype, shape, strides, device, rg } = checkRecord(data);
   const frame = frames[i];
-  if (!frame) throw new RpcError('PROTOCOL', `tensor frame ${i} is missing (message has ${frames.length} tensor frames)`);
+  if (!frame)
+    throw new RpcError('PROTOCOL', `tensor frame ${i} is missing (message has ${frames.length} tensor frames)`);
   const empty = typedArrayFor(dtype, 0);
   const Ctor = empty.constructor as new (b: ArrayBufferLike, offset: number, length: number) => Float32Array;
   const bytesPer = empty.BYTES_PER_ELEMENT;
   const elements = strides ? spanOf(shape, strides) : shape.reduce((p, s) => p * s, 1);
   if (frame.byteLength !== elements * bytesPer) {
-    throw new RpcError('PROTOCOL', `tensor frame ${i} has ${frame.byteLength} bytes, expected ${elements * bytesPer} for ${dtype} [${shape.join(', ')}]`);
+    throw new RpcError(
+      'PROTOCOL',
+      `tensor frame ${i} has ${frame.byteLength} bytes, expected ${elements * bytesPer} for ${dtype} [${shape.join(', ')}]`,
+    );
   }
   const aligned = frame.byteOffset % bytesPer === 0 ? frame : new Uint8Array(frame);
   const values = new Ctor(aligned.buffer, aligned.byteOffset, elements);

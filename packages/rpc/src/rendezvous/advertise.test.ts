@@ -13,6 +13,8 @@ describe('advertised address (Note [Advertised address])', () => {
   });
 
   it('an unreachable rendezvous host is a clear error', async () => {
-    await expect(advertisedAddress('tcp://0.0.0.0:1', 'tcp://no-such-host.invalid:1')).rejects.toMatchObject({ code: 'RENDEZVOUS' });
+    await expect(advertisedAddress('tcp://0.0.0.0:1', 'tcp://no-such-host.invalid:1')).rejects.toMatchObject({
+      code: 'RENDEZVOUS',
+    });
   });
 });

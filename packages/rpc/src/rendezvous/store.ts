@@ -32,12 +32,15 @@ function check(records: WorkerRecord[], worldSize: number): string | null {
   const byName = new Map<string, WorkerRecord>();
   for (const r of records) {
     const other = byName.get(r.name);
-    if (other) return `RPC worker name ${r.name} is not unique. Workers ${other.rank} and ${r.rank} share the same name`;
+    if (other)
+      return `RPC worker name ${r.name} is not unique. Workers ${other.rank} and ${r.rank} share the same name`;
     byName.set(r.name, r);
   }
   const ranks = new Set(records.map((r) => r.rank));
-  if (ranks.size !== records.length) return `two workers claim the same rank among ${records.map((r) => `${r.name}:${r.rank}`).join(', ')}`;
-  for (const r of records) if (r.rank < 0 || r.rank >= worldSize) return `rank ${r.rank} of ${r.name} is outside [0, ${worldSize})`;
+  if (ranks.size !== records.length)
+    return `two workers claim the same rank among ${records.map((r) => `${r.name}:${r.rank}`).join(', ')}`;
+  for (const r of records)
+    if (r.rank < 0 || r.rank >= worldSize) return `rank ${r.rank} of ${r.name} is outside [0, ${worldSize})`;
   return null;
 }
 
@@ -67,7 +70,13 @@ function parseRequest(frame: Uint8Array | undefined): Request | null {
     return null; // not a wiregrad worker: ignore it
   }
   const rec = req?.record;
-  if (typeof rec?.name !== 'string' || typeof rec.rank !== 'number' || typeof rec.address !== 'string' || typeof req.join !== 'boolean') return null;
+  if (
+    typeof rec?.name !== 'string' ||
+    typeof rec.rank !== 'number' ||
+    typeof rec.address !== 'string' ||
+    typeof req.join !== 'boolean'
+  )
+    return null;
   return req;
 }
 
@@ -85,7 +94,11 @@ function parseRequest(frame: Uint8Array | undefined): Request | null {
 export class RendezvousStore {
   private readonly members = new Map<string, WorkerRecord>();
   private readonly usedIds = new Set<number>();
-  private initial: { worldSize: number; waiting: { id: Uint8Array; record: WorkerRecord }[]; done: (error?: unknown) => void } | null = null;
+  private initial: {
+    worldSize: number;
+    waiting: { id: Uint8Array; record: WorkerRecord }[];
+    done: (error?: unknown) => void;
+  } | null = null;
   private readonly queuedJoins: { id: Uint8Array; req: Request }[] = [];
 
   private constructor(
@@ -99,7 +112,10 @@ export class RendezvousStore {
       await router.bind(address);
     } catch (e) {
       router.close();
-      throw new RpcError('RENDEZVOUS', `rank 0 cannot serve the rendezvous at ${address}: ${(e as Error).message} (is the port in use?)`);
+      throw new RpcError(
+        'RENDEZVOUS',
+        `rank 0 cannot serve the rendezvous at ${address}: ${(e as Error).message} (is the port in use?)`,
+      );
     }
     const store = new RendezvousStore(router, address);
     void store.serve();
@@ -115,7 +131,11 @@ export class RendezvousStore {
     const records = () => [self, ...waiting.map((w) => w.record)];
     this.arrived();
     try {
-      await withTimeout(all, timeoutMs, () => `rendezvous timed out after ${timeoutMs} ms: ${records().length} of ${worldSize} workers joined`);
+      await withTimeout(
+        all,
+        timeoutMs,
+        () => `rendezvous timed out after ${timeoutMs} ms: ${records().length} of ${worldSize} workers joined`,
+      );
     } catch (e) {
       this.initial = null;
       throw e;
@@ -159,7 +179,10 @@ export class RendezvousStore {
           this.initial.waiting.push({ id: id!, record: req.record });
           this.arrived();
         } else if (req.join) await this.join(id!, req);
-        else await this.answer(id!, { error: `the group at ${this.address} has already started: join it without a worldSize` });
+        else
+          await this.answer(id!, {
+            error: `the group at ${this.address} has already started: join it without a worldSize`,
+          });
       }
     } catch {
       // the store closes with its worker
@@ -167,9 +190,13 @@ export class RendezvousStore {
   }
 
   private async join(id: Uint8Array, { record }: Request): Promise<void> {
-    if (this.members.has(record.name)) return this.answer(id, { error: `RPC worker name ${record.name} is not unique: a live worker has it` });
+    if (this.members.has(record.name))
+      return this.answer(id, { error: `RPC worker name ${record.name} is not unique: a live worker has it` });
     let rank = record.rank;
-    if (rank >= 0 && this.usedIds.has(rank)) return this.answer(id, { error: `rank ${rank} was already taken in this group (ids are never reused); join without a rank` });
+    if (rank >= 0 && this.usedIds.has(rank))
+      return this.answer(id, {
+        error: `rank ${rank} was already taken in this group (ids are never reused); join without a rank`,
+      });
     if (rank < 0) rank = Math.max(-1, ...this.usedIds) + 1;
     const joined = { ...record, rank };
     const workers = [...this.members.values(), joined].sort((a, b) => a.rank - b.rank);
@@ -183,13 +210,22 @@ export class RendezvousStore {
 }
 
 /** Asks the store at `initMethod` for the table: as one of the initial ranks, or as a joiner. */
-export async function requestRendezvous(initMethod: string, record: WorkerRecord, join: boolean, timeoutMs: number): Promise<{ workers: WorkerRecord[]; rank: number }> {
+export async function requestRendezvous(
+  initMethod: string,
+  record: WorkerRecord,
+  join: boolean,
+  timeoutMs: number,
+): Promise<{ workers: WorkerRecord[]; rank: number }> {
   const address = storeAddress(initMethod);
   const dealer = new Dealer({ linger: 0, reconnectInterval: 50 });
   try {
     dealer.connect(address);
     await dealer.send(encode({ record, join } satisfies Request));
-    const [frame] = await withTimeout(dealer.receive(), timeoutMs, () => `rendezvous timed out after ${timeoutMs} ms waiting for rank 0 at ${address}`);
+    const [frame] = await withTimeout(
+      dealer.receive(),
+      timeoutMs,
+      () => `rendezvous timed out after ${timeoutMs} ms waiting for rank 0 at ${address}`,
+    );
     const reply = decode(frame!) as Reply;
     if ('error' in reply) throw new RpcError('RENDEZVOUS', reply.error);
     return reply;

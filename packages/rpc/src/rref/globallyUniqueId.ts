@@ -5,7 +5,8 @@ export interface GloballyUniqueId {
 }
 
 export const gidKey = (g: GloballyUniqueId): string => `${g.createdOn}:${g.localId}`;
-export const gidString = (g: GloballyUniqueId): string => `GloballyUniqueId(created_on=${g.createdOn}, local_id=${g.localId})`;
+export const gidString = (g: GloballyUniqueId): string =>
+  `GloballyUniqueId(created_on=${g.createdOn}, local_id=${g.localId})`;
 
 let counter = 0;
 

@@ -13,7 +13,13 @@ register('_wiregrad.rrefCallMethod', async (rref: RRef, method: string, args: un
     const value = (await rref.toHere()) as Record<string, unknown>;
     const fn = value?.[method];
     if (typeof fn !== 'function') {
-      throw Object.assign(new RpcError('INVALID_ARGUMENT', `'${value?.constructor?.name ?? typeof value}' object has no attribute '${method}'`), { name: 'AttributeError' });
+      throw Object.assign(
+        new RpcError(
+          'INVALID_ARGUMENT',
+          `'${value?.constructor?.name ?? typeof value}' object has no attribute '${method}'`,
+        ),
+        { name: 'AttributeError' },
+      );
     }
     return await (fn as (...a: unknown[]) => unknown).apply(value, args);
   } finally {

@@ -35,7 +35,16 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   return Promise.race([
     p,
     new Promise<never>((_, rej) => {
-      timer = setTimeout(() => rej(new RpcError('TIMEOUT', `RPC ran for more than set timeout (${ms} ms) and will now be marked with an error`)), ms);
+      timer = setTimeout(
+        () =>
+          rej(
+            new RpcError(
+              'TIMEOUT',
+              `RPC ran for more than set timeout (${ms} ms) and will now be marked with an error`,
+            ),
+          ),
+        ms,
+      );
     }),
   ]).finally(() => clearTimeout(timer));
 }
@@ -51,14 +60,19 @@ interface UserState {
 const CHILD_ACCEPT_WAIT_MS = 30_000;
 
 /** GC fallback for user RRefs that were never released (G1 still holds), within their RPC session. */
-const finalizer = new FinalizationRegistry<{ home: RRefContext; owner: number; rrefId: GloballyUniqueId; forkId: GloballyUniqueId }>(
-  ({ home, owner, rrefId, forkId }) => {
-    if (home === rrefContext()) void sendControl(owner, MessageType.RREF_USER_DELETE, { rrefId, forkId }).catch(() => {});
-  },
-);
+const finalizer = new FinalizationRegistry<{
+  home: RRefContext;
+  owner: number;
+  rrefId: GloballyUniqueId;
+  forkId: GloballyUniqueId;
+}>(({ home, owner, rrefId, forkId }) => {
+  if (home === rrefContext()) void sendControl(owner, MessageType.RREF_USER_DELETE, { rrefId, forkId }).catch(() => {});
+});
 
 /** GC fallback for owner views that were never released: the local reference goes. */
-const ownerFinalizer = new FinalizationRegistry<{ home: RRefContext; rrefId: GloballyUniqueId }>(({ home, rrefId }) => home.dropLocalRef(rrefId));
+const ownerFinalizer = new FinalizationRegistry<{ home: RRefContext; rrefId: GloballyUniqueId }>(({ home, rrefId }) =>
+  home.dropLocalRef(rrefId),
+);
 
 /**
  * A remote reference (PyTorch's RRef): `new RRef(value)` makes a local owner RRef;
@@ -88,7 +102,14 @@ export class RRef<T = unknown> {
   static ownerView<T>(rrefId: GloballyUniqueId): RRef<T> {
     const r = Object.create(RRef.prototype) as RRef<T>;
     const home = rrefContext();
-    Object.assign(r, { ownerId: rpcState().self.id, rrefId, user: null, creation: Future.resolved<void>(undefined), ownerReleased: false, home });
+    Object.assign(r, {
+      ownerId: rpcState().self.id,
+      rrefId,
+      user: null,
+      creation: Future.resolved<void>(undefined),
+      ownerReleased: false,
+      home,
+    });
     home.ownerEntry(rrefId).localRefs++;
     ownerFinalizer.register(r, { home, rrefId }, r);
     return r;
@@ -144,7 +165,11 @@ export class RRef<T = unknown> {
   owner(): WorkerInfo {
     const { agent } = rpcState();
     const info = agent.workerInfoById(this.ownerId);
-    if (!info) throw agent.departure(this.ownerId) ?? new RpcError('UNKNOWN_WORKER', `owner ${this.ownerId} of ${this} is not a known worker`);
+    if (!info)
+      throw (
+        agent.departure(this.ownerId) ??
+        new RpcError('UNKNOWN_WORKER', `owner ${this.ownerId} of ${this} is not a known worker`)
+      );
     return info;
   }
 
@@ -159,20 +184,28 @@ export class RRef<T = unknown> {
   /** The value, only on the owner (PyTorch's message otherwise). */
   localValue(): T {
     if (this.user) {
-      throw new RpcError('RREF', `RRef.localValue() can't be called on a user: can't call localValue() on user ${rpcState().self}. Call it on owner ${this.owner()}`);
+      throw new RpcError(
+        'RREF',
+        `RRef.localValue() can't be called on a user: can't call localValue() on user ${rpcState().self}. Call it on owner ${this.owner()}`,
+      );
     }
     const entry = rrefContext().owners.get(gidKey(this.rrefId));
     if (!entry) throw new RpcError('RREF', `${this} was deleted on its owner`);
     if (!entry.value.done()) {
-      throw new RpcError('RREF', `the value of ${this} is still being created: await rref.getFuture() or rref.toHere() first (a function that receives the RRef as an argument waits for it)`);
+      throw new RpcError(
+        'RREF',
+        `the value of ${this} is still being created: await rref.getFuture() or rref.toHere() first (a function that receives the RRef as an argument waits for it)`,
+      );
     }
     return entry.value.value() as T;
   }
 
   /** Copies the value here (the owner returns its own value). */
   async toHere(timeout?: number): Promise<T> {
-    if (this.user?.released) throw new RpcError('RREF', `${this} was released. Cannot call to_here() on it after deletion.`);
-    if (this.home !== rrefContext()) throw new RpcError('RREF', `${this} was deleted by shutdown(). Cannot call to_here() on it after deletion.`);
+    if (this.user?.released)
+      throw new RpcError('RREF', `${this} was released. Cannot call to_here() on it after deletion.`);
+    if (this.home !== rrefContext())
+      throw new RpcError('RREF', `${this} was deleted by shutdown(). Cannot call to_here() on it after deletion.`);
     const ms = timeoutMs(timeout);
     if (!this.user) {
       const entry = rrefContext().owners.get(gidKey(this.rrefId));
@@ -181,7 +214,11 @@ export class RRef<T = unknown> {
     }
     await withTimeout(this.creation.wait(), ms);
     const owner = this.owner();
-    const res = await request(owner, { type: MessageType.PYTHON_RREF_FETCH_CALL, payload: { rrefId: this.rrefId } }, ms);
+    const res = await request(
+      owner,
+      { type: MessageType.PYTHON_RREF_FETCH_CALL, payload: { rrefId: this.rrefId } },
+      ms,
+    );
     return (res.payload as { value: T }).value;
   }
 
@@ -228,7 +265,8 @@ export class RRef<T = unknown> {
    * contextId -1 means a local backward; otherwise a distributed one in that context.
    */
   backward(contextId: bigint | -1 = -1, retainGraph = false): Promise<void> {
-    if (!backwardImpl) return Promise.reject(new RpcError('RREF', 'RRef.backward() needs @wiregrad/dist-autograd; import it once'));
+    if (!backwardImpl)
+      return Promise.reject(new RpcError('RREF', 'RRef.backward() needs @wiregrad/dist-autograd; import it once'));
     return backwardImpl(this as RRef, contextId, retainGraph);
   }
 

@@ -87,7 +87,12 @@ export class RRefContext {
   debugInfo(): { numOwnerRRefs: number; numPendingUsers: number; numPendingChildren: number; numForks: number } {
     let forks = 0;
     for (const e of this.owners.values()) forks += e.forks.size;
-    return { numOwnerRRefs: this.owners.size, numPendingUsers: this.pendingUsers.size, numPendingChildren: this.pendingChildren.size, numForks: forks };
+    return {
+      numOwnerRRefs: this.owners.size,
+      numPendingUsers: this.pendingUsers.size,
+      numPendingChildren: this.pendingChildren.size,
+      numForks: forks,
+    };
   }
 }
 
@@ -116,7 +121,8 @@ export async function sendControl(to: number, type: MessageType, payload: unknow
       return;
     } catch (e) {
       last = e;
-      if (e instanceof RpcError && (e.code === 'SHUTDOWN' || e.code === 'REMOTE' || e.code === 'PEER_DISCONNECTED')) break;
+      if (e instanceof RpcError && (e.code === 'SHUTDOWN' || e.code === 'REMOTE' || e.code === 'PEER_DISCONNECTED'))
+        break;
     }
   }
   throw last;

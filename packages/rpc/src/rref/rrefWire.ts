@@ -23,7 +23,10 @@ interface WireRRef {
 }
 
 const isGid = (g: unknown): g is GloballyUniqueId =>
-  typeof g === 'object' && g !== null && Number.isSafeInteger((g as GloballyUniqueId).createdOn) && Number.isSafeInteger((g as GloballyUniqueId).localId);
+  typeof g === 'object' &&
+  g !== null &&
+  Number.isSafeInteger((g as GloballyUniqueId).createdOn) &&
+  Number.isSafeInteger((g as GloballyUniqueId).localId);
 
 function checkWireRRef(data: unknown): WireRRef {
   const w = (data ?? {}) as Partial<WireRRef>;

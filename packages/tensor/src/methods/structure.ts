@@ -1,5 +1,18 @@
 import { clone, contiguous, cpu, detach, gpu, to, type ToTarget } from '../ops/copy.js';
-import { expand, flatten, narrow, permute, reshape, select, slice, squeeze, t, transpose, unsqueeze, view } from '../ops/view.js';
+import {
+  expand,
+  flatten,
+  narrow,
+  permute,
+  reshape,
+  select,
+  slice,
+  squeeze,
+  t,
+  transpose,
+  unsqueeze,
+  view,
+} from '../ops/view.js';
 import { item, tolist, toTypedArray } from '../read.js';
 import { gather, indexAdd, indexSelect, maskedFill, scatterAdd } from '../ops/indexing.js';
 import { chunk, split } from '../ops/join.js';
@@ -55,8 +68,42 @@ declare module '../tensor.js' {
 }
 
 installMethods({
-  reshape, view, transpose, permute, t, squeeze, unsqueeze, expand, flatten, narrow, slice, select,
-  contiguous, clone, detach, to, cpu, gpu, item, tolist, toTypedArray,
-  gather, scatterAdd, indexSelect, indexAdd, maskedFill, split, chunk,
-  add_, sub_, mul_, div_, clamp_, copy_, fill_, zero_, uniform_, normal_,
+  reshape,
+  view,
+  transpose,
+  permute,
+  t,
+  squeeze,
+  unsqueeze,
+  expand,
+  flatten,
+  narrow,
+  slice,
+  select,
+  contiguous,
+  clone,
+  detach,
+  to,
+  cpu,
+  gpu,
+  item,
+  tolist,
+  toTypedArray,
+  gather,
+  scatterAdd,
+  indexSelect,
+  indexAdd,
+  maskedFill,
+  split,
+  chunk,
+  add_,
+  sub_,
+  mul_,
+  div_,
+  clamp_,
+  copy_,
+  fill_,
+  zero_,
+  uniform_,
+  normal_,
 } as unknown as Record<string, (self: Tensor, ...args: never[]) => unknown>);

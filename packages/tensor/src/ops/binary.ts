@@ -29,7 +29,10 @@ export interface AlphaOptions {
 function scaled(a: TensorOrScalar, b: TensorOrScalar, alpha: number | undefined): TensorOrScalar {
   if (alpha === undefined || alpha === 1) return b;
   if (!Number.isInteger(alpha) && !isFloatingPoint(operandsResultType([a, b]))) {
-    throw new TensorError('INVALID_ARGUMENT', 'For integral input tensors, argument alpha must not be a floating point number.');
+    throw new TensorError(
+      'INVALID_ARGUMENT',
+      'For integral input tensors, argument alpha must not be a floating point number.',
+    );
   }
   return typeof b === 'boolean' ? Number(b) * alpha : typeof b === 'number' ? b * alpha : mul(b, alpha);
 }
@@ -62,7 +65,12 @@ export function div(a: TensorOrScalar, b: TensorOrScalar): Tensor {
 
 /** a ** exponent, broadcast; integer tensors to negative integer (JS number) powers are refused, as in torch. */
 export function pow(a: TensorOrScalar, exponent: TensorOrScalar): Tensor {
-  if (typeof exponent === 'number' && exponent < 0 && Number.isInteger(exponent) && !isFloatingPoint(operandsResultType([a, exponent]))) {
+  if (
+    typeof exponent === 'number' &&
+    exponent < 0 &&
+    Number.isInteger(exponent) &&
+    !isFloatingPoint(operandsResultType([a, exponent]))
+  ) {
     throw new TensorError('INVALID_ARGUMENT', 'Integers to negative integer powers are not allowed.');
   }
   return binary(K.Pow, a, exponent);

@@ -48,14 +48,20 @@ function flattenNested(data: NestedArray, shape: readonly number[]): (number | b
     const depth = path.length;
     if (depth === shape.length) {
       if (typeof v !== 'number' && typeof v !== 'boolean') {
-        throw new TensorError('INVALID_ARGUMENT', `expected a number or boolean ${where(path)}, got ${Array.isArray(v) ? 'a nested array (ragged nesting)' : v === null ? 'null' : typeof v}`);
+        throw new TensorError(
+          'INVALID_ARGUMENT',
+          `expected a number or boolean ${where(path)}, got ${Array.isArray(v) ? 'a nested array (ragged nesting)' : v === null ? 'null' : typeof v}`,
+        );
       }
       leaves.push(v);
       return;
     }
     if (!Array.isArray(v) || v.length !== shape[depth]) {
       const got = Array.isArray(v) ? `got ${v.length}` : `got a ${v === null ? 'null' : typeof v}`;
-      throw new TensorError('INVALID_SHAPE', `expected sequence of length ${shape[depth]} at dim ${depth} (${got}) ${where(path)}: nested arrays must not be ragged`);
+      throw new TensorError(
+        'INVALID_SHAPE',
+        `expected sequence of length ${shape[depth]} at dim ${depth} (${got}) ${where(path)}: nested arrays must not be ragged`,
+      );
     }
     for (let i = 0; i < v.length; i++) walk(v[i]!, [...path, i]);
   };
@@ -80,7 +86,10 @@ export function tensor(data: NestedArray | TypedArray, opts: TensorOptions = {})
   }
   const shape = inferShape(data);
   const leaves = flattenNested(data, shape);
-  const dtype = dtypeOption(opts, leaves.length > 0 && leaves.every((v) => typeof v === 'boolean') ? 'bool' : 'float32');
+  const dtype = dtypeOption(
+    opts,
+    leaves.length > 0 && leaves.every((v) => typeof v === 'boolean') ? 'bool' : 'float32',
+  );
   const out = typedArrayFor(dtype, leaves.length);
   for (let i = 0; i < leaves.length; i++) out[i] = castScalar(leaves[i]!, dtype);
   return finish(fromData(out, shape, dtype), opts);
@@ -107,7 +116,8 @@ function likeOpts(t: Tensor, opts: TensorOptions): TensorOptions {
 }
 export const zerosLike = (t: Tensor, opts: TensorOptions = {}): Tensor => zeros(t.shape, likeOpts(t, opts));
 export const onesLike = (t: Tensor, opts: TensorOptions = {}): Tensor => ones(t.shape, likeOpts(t, opts));
-export const fullLike = (t: Tensor, v: number | boolean, opts: TensorOptions = {}): Tensor => full(t.shape, v, likeOpts(t, opts));
+export const fullLike = (t: Tensor, v: number | boolean, opts: TensorOptions = {}): Tensor =>
+  full(t.shape, v, likeOpts(t, opts));
 
 /**
  * torch.arange: `arange(end)`, `arange(start, end)`, `arange(start, end, step)`, each with
@@ -119,10 +129,14 @@ export function arange(...args: (number | TensorOptions)[]): Tensor {
   const opts = typeof last === 'object' ? (last as TensorOptions) : {};
   const nums = (typeof last === 'object' ? args.slice(0, -1) : args) as number[];
   if (nums.length < 1 || nums.length > 3 || nums.some((v) => typeof v !== 'number')) {
-    throw new TensorError('INVALID_ARGUMENT', 'arange expects (end), (start, end) or (start, end, step), each optionally followed by options');
+    throw new TensorError(
+      'INVALID_ARGUMENT',
+      'arange expects (end), (start, end) or (start, end, step), each optionally followed by options',
+    );
   }
   const [start, end, step] = nums.length === 1 ? [0, nums[0]!, 1] : [nums[0]!, nums[1]!, nums[2] ?? 1];
-  if (!Number.isFinite(start) || !Number.isFinite(end)) throw new TensorError('INVALID_ARGUMENT', `unsupported range: ${start} -> ${end}`);
+  if (!Number.isFinite(start) || !Number.isFinite(end))
+    throw new TensorError('INVALID_ARGUMENT', `unsupported range: ${start} -> ${end}`);
   if (step === 0 || Number.isNaN(step)) throw new TensorError('INVALID_ARGUMENT', 'step must be nonzero');
   if ((step > 0 && end < start) || (step < 0 && end > start)) {
     throw new TensorError('INVALID_ARGUMENT', 'upper bound and larger bound inconsistent with step sign');
@@ -140,7 +154,8 @@ export function arange(...args: (number | TensorOptions)[]): Tensor {
  * in float32 arithmetic for float32 results and float64 otherwise (ints then truncate).
  */
 export function linspace(start: number, end: number, steps: number, opts: TensorOptions = {}): Tensor {
-  if (!Number.isInteger(steps) || steps < 0) throw new TensorError('INVALID_ARGUMENT', 'number of steps must be non-negative');
+  if (!Number.isInteger(steps) || steps < 0)
+    throw new TensorError('INVALID_ARGUMENT', 'number of steps must be non-negative');
   const dtype = dtypeOption(opts, 'float32');
   const r = dtype === 'float32' ? Math.fround : (v: number) => v;
   const [a, b] = [r(start), r(end)];
@@ -148,15 +163,19 @@ export function linspace(start: number, end: number, steps: number, opts: Tensor
   const half = Math.floor(steps / 2);
   const data = typedArrayFor(dtype, steps);
   if (steps === 1) data[0] = castScalar(a, dtype);
-  else for (let i = 0; i < steps; i++) data[i] = castScalar(i < half ? r(a + r(step * i)) : r(b - r(step * (steps - 1 - i))), dtype);
+  else
+    for (let i = 0; i < steps; i++)
+      data[i] = castScalar(i < half ? r(a + r(step * i)) : r(b - r(step * (steps - 1 - i))), dtype);
   return finish(fromData(data, [steps], dtype), opts);
 }
 
 /** The n x m identity: `eye(n)`, `eye(n, m)`, each optionally followed by options. */
 export function eye(n: number, mOrOpts: number | TensorOptions = n, options: TensorOptions = {}): Tensor {
   const [m, opts] = typeof mOrOpts === 'number' ? [mOrOpts, options] : [n, mOrOpts];
-  if (!Number.isInteger(n) || n < 0) throw new TensorError('INVALID_SHAPE', `n must be greater or equal to 0, got ${n}`);
-  if (!Number.isInteger(m) || m < 0) throw new TensorError('INVALID_SHAPE', `m must be greater or equal to 0, got ${m}`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new TensorError('INVALID_SHAPE', `n must be greater or equal to 0, got ${n}`);
+  if (!Number.isInteger(m) || m < 0)
+    throw new TensorError('INVALID_SHAPE', `m must be greater or equal to 0, got ${m}`);
   const dtype = dtypeOption(opts, 'float32');
   const data = typedArrayFor(dtype, n * m);
   for (let i = 0; i < Math.min(n, m); i++) data[i * m + i] = 1;

@@ -17,7 +17,11 @@ describe('in-place ops', () => {
   it('match PyTorch values (float32 rounding, alpha, clamp)', () => {
     expect(tensor([1, 2, 3]).div_(3).tolist()).toEqual([0.3333333432674408, 0.6666666865348816, 1]);
     expect(tensor([-2, 0.5, 3]).clamp_(-1, 1).tolist()).toEqual([-1, 0.5, 1]);
-    expect(tensor([1, 2]).add_(tensor([10, 20]), { alpha: 2 }).tolist()).toEqual([21, 42]);
+    expect(
+      tensor([1, 2])
+        .add_(tensor([10, 20]), { alpha: 2 })
+        .tolist(),
+    ).toEqual([21, 42]);
     expect(tensor([1, 2]).sub_(1, { alpha: 3 }).tolist()).toEqual([-2, -1]);
     expect(arange(4).mul_(3).tolist()).toEqual([0, 3, 6, 9]);
   });
@@ -43,7 +47,10 @@ describe('in-place ops', () => {
   it('copy_ broadcasts, casts (truncating into int32, 0/1 into bool) and keeps x', () => {
     const x = zeros([2, 2], { dtype: 'int32' });
     expect(x.copy_(tensor([1.9, -2.5]))).toBe(x);
-    expect(x.tolist()).toEqual([[1, -2], [1, -2]]);
+    expect(x.tolist()).toEqual([
+      [1, -2],
+      [1, -2],
+    ]);
     const b = zeros([3], { dtype: 'bool' }).copy_(tensor([0, -0.5, NaN]));
     expect(b.tolist()).toEqual([false, true, true]);
     const f = zeros([3], { dtype: 'float64' }).copy_(tensor([true, false, true]));
@@ -59,15 +66,24 @@ describe('in-place ops', () => {
   });
 
   it('refuses results that do not fit the target shape', () => {
-    expect(() => zeros([2]).add_(ones([2, 2]))).toThrow("output with shape [2] doesn't match the broadcast shape [2, 2]");
-    expect(() => zeros([2]).copy_(zeros([3]))).toThrow('The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0');
+    expect(() => zeros([2]).add_(ones([2, 2]))).toThrow(
+      "output with shape [2] doesn't match the broadcast shape [2, 2]",
+    );
+    expect(() => zeros([2]).copy_(zeros([3]))).toThrow(
+      'The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0',
+    );
   });
 
   it('refuses writes into expanded views (aliased elements), but fill_ is allowed like torch', () => {
     const e = zeros([3]).expand([2, 3]);
-    expect(() => e.add_(1)).toThrow('unsupported operation: more than one element of the written-to tensor refers to a single memory location');
+    expect(() => e.add_(1)).toThrow(
+      'unsupported operation: more than one element of the written-to tensor refers to a single memory location',
+    );
     expect(() => e.copy_(ones([2, 3]))).toThrow('Please clone() the tensor before performing the operation.');
-    expect(e.fill_(4).tolist()).toEqual([[4, 4, 4], [4, 4, 4]]);
+    expect(e.fill_(4).tolist()).toEqual([
+      [4, 4, 4],
+      [4, 4, 4],
+    ]);
     expect(zeros([1]).expand([1, 1]).add_(1).tolist()).toEqual([[1]]);
   });
 

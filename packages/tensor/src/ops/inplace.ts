@@ -22,7 +22,10 @@ import { clamp } from './unary.js';
 function checkWritable(target: Tensor, resultShape: readonly number[]): void {
   const shape = broadcastShapes(target.shape, resultShape);
   if (!shapesEqual(shape, target.shape)) {
-    throw new TensorError('SHAPE_MISMATCH', `output with shape ${fmtShape(target.shape)} doesn't match the broadcast shape ${fmtShape(shape)}`);
+    throw new TensorError(
+      'SHAPE_MISMATCH',
+      `output with shape ${fmtShape(target.shape)} doesn't match the broadcast shape ${fmtShape(shape)}`,
+    );
   }
   if (target.shape.some((s, d) => s > 1 && target.strides[d] === 0)) {
     throw new TensorError(
@@ -38,18 +41,24 @@ function checkWritable(target: Tensor, resultShape: readonly number[]): void {
  */
 function writeInto(target: Tensor, result: Tensor, gradFnName: string): Tensor {
   if (category(result.dtype) > category(target.dtype)) {
-    throw new TensorError('DTYPE_MISMATCH', `result type ${TORCH_TYPE_NAME[result.dtype]} can't be cast to the desired output type ${TORCH_TYPE_NAME[target.dtype]}`);
+    throw new TensorError(
+      'DTYPE_MISMATCH',
+      `result type ${TORCH_TYPE_NAME[result.dtype]} can't be cast to the desired output type ${TORCH_TYPE_NAME[target.dtype]}`,
+    );
   }
   checkWritable(target, result.shape);
   runKernel1(K.CopyInto, [target, result], { gradFnName });
   return target;
 }
 
-export const add_ = (x: Tensor, other: TensorOrScalar, opts: AlphaOptions = {}): Tensor => writeInto(x, add(x, other, opts), 'AddBackward0');
-export const sub_ = (x: Tensor, other: TensorOrScalar, opts: AlphaOptions = {}): Tensor => writeInto(x, sub(x, other, opts), 'SubBackward0');
+export const add_ = (x: Tensor, other: TensorOrScalar, opts: AlphaOptions = {}): Tensor =>
+  writeInto(x, add(x, other, opts), 'AddBackward0');
+export const sub_ = (x: Tensor, other: TensorOrScalar, opts: AlphaOptions = {}): Tensor =>
+  writeInto(x, sub(x, other, opts), 'SubBackward0');
 export const mul_ = (x: Tensor, other: TensorOrScalar): Tensor => writeInto(x, mul(x, other), 'MulBackward0');
 export const div_ = (x: Tensor, other: TensorOrScalar): Tensor => writeInto(x, div(x, other), 'DivBackward0');
-export const clamp_ = (x: Tensor, min?: number | null, max?: number | null): Tensor => writeInto(x, clamp(x, min, max), 'ClampBackward1');
+export const clamp_ = (x: Tensor, min?: number | null, max?: number | null): Tensor =>
+  writeInto(x, clamp(x, min, max), 'ClampBackward1');
 
 /** Copies `src` (broadcast to x's shape, any dtype, any device) into x. */
 export function copy_(x: Tensor, src: Tensor): Tensor {
@@ -60,7 +69,8 @@ export function copy_(x: Tensor, src: Tensor): Tensor {
 
 /** Writes `value` (cast to x's dtype) into every element; like torch, aliased views (expand) may be filled. */
 export function fill_(x: Tensor, value: number | boolean): Tensor {
-  if (typeof value !== 'number' && typeof value !== 'boolean') throw new TensorError('INVALID_ARGUMENT', `fill_ expects a number or boolean value, got ${typeof value}`);
+  if (typeof value !== 'number' && typeof value !== 'boolean')
+    throw new TensorError('INVALID_ARGUMENT', `fill_ expects a number or boolean value, got ${typeof value}`);
   runKernel1(K.Fill, [x], { value: Number(value), gradFnName: 'FillBackward0' });
   return x;
 }

@@ -87,7 +87,9 @@ describe('matmul follows PyTorch for every rank', () => {
     const c = a.matmul(b);
     expect(c.shape).toEqual([2, 3, 4, 2]);
     expect(c.select(0, 1).select(0, 2).tolist()).toEqual(
-      naive(a.select(0, 1).select(0, 2).tolist() as number[][], b.select(0, 2).tolist() as number[][]).map((r) => r.map((x) => expect.closeTo(x, 10))),
+      naive(a.select(0, 1).select(0, 2).tolist() as number[][], b.select(0, 2).tolist() as number[][]).map((r) =>
+        r.map((x) => expect.closeTo(x, 10)),
+      ),
     );
   });
 
@@ -96,15 +98,22 @@ describe('matmul follows PyTorch for every rank', () => {
     const w = randn([5, 6], { dtype: 'float64' });
     const y = a.matmul(w);
     expect(y.shape).toEqual([3, 4, 6]);
-    for (let i = 0; i < 3; i++) expect(y.select(0, i).tolist()).toEqual((a.select(0, i).matmul(w).tolist() as number[][]).map((r) => r.map((x) => expect.closeTo(x, 12))));
-    expect(a.permute([1, 0, 2]).matmul(w).select(1, 2).tolist()).toEqual((y.select(0, 2).tolist() as number[][]).map((r) => r.map((x) => expect.closeTo(x, 12))));
+    for (let i = 0; i < 3; i++)
+      expect(y.select(0, i).tolist()).toEqual(
+        (a.select(0, i).matmul(w).tolist() as number[][]).map((r) => r.map((x) => expect.closeTo(x, 12))),
+      );
+    expect(a.permute([1, 0, 2]).matmul(w).select(1, 2).tolist()).toEqual(
+      (y.select(0, 2).tolist() as number[][]).map((r) => r.map((x) => expect.closeTo(x, 12))),
+    );
   });
 
   it('bmm multiplies batch by batch; outer promotes like mul', () => {
     const a = randn([2, 3, 4], { dtype: 'float64' });
     const b = randn([2, 4, 2], { dtype: 'float64' });
     expect(bmm(a, b).select(0, 1).tolist()).toEqual(
-      naive(a.select(0, 1).tolist() as number[][], b.select(0, 1).tolist() as number[][]).map((r) => r.map((x) => expect.closeTo(x, 10))),
+      naive(a.select(0, 1).tolist() as number[][], b.select(0, 1).tolist() as number[][]).map((r) =>
+        r.map((x) => expect.closeTo(x, 10)),
+      ),
     );
     expect(outer(tensor([1, 2]), tensor([3, 4, 5])).tolist()).toEqual([
       [3, 4, 5],
@@ -115,12 +124,21 @@ describe('matmul follows PyTorch for every rank', () => {
 
   it('property: (A @ B) @ x == A @ (B @ x) for small integer matrices', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 6 }), (M, K, N) => {
-        const A = arange(M * K).reshape([M, K]).sub(3);
-        const B = arange(K * N).reshape([K, N]).mul(2);
-        const x = arange(N);
-        expect(A.matmul(B).matmul(x).tolist()).toEqual(A.matmul(B.matmul(x)).tolist());
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 6 }),
+        (M, K, N) => {
+          const A = arange(M * K)
+            .reshape([M, K])
+            .sub(3);
+          const B = arange(K * N)
+            .reshape([K, N])
+            .mul(2);
+          const x = arange(N);
+          expect(A.matmul(B).matmul(x).tolist()).toEqual(A.matmul(B.matmul(x)).tolist());
+        },
+      ),
     );
   });
 });
@@ -130,18 +148,54 @@ describe("matmul errors carry PyTorch's texts", () => {
     ['2-D shapes', () => ones([2, 3]).matmul(ones([4, 5])), 'mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)'],
     ['1-D @ 2-D', () => ones([3]).matmul(ones([4, 5])), 'mat1 and mat2 shapes cannot be multiplied (1x3 and 4x5)'],
     ['2-D @ 1-D', () => ones([2, 3]).matmul(ones([4])), 'size mismatch, got input (2), mat (2x3), vec (4)'],
-    ['3-D @ 2-D', () => ones([2, 2, 3]).matmul(ones([4, 5])), 'mat1 and mat2 shapes cannot be multiplied (4x3 and 4x5)'],
-    ['3-D @ 3-D', () => ones([2, 2, 3]).matmul(ones([2, 4, 5])), 'Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [2, 4].'],
-    ['batch dims', () => ones([3, 2, 3]).matmul(ones([2, 3, 5])), 'The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0'],
-    ['dtypes', () => ones([2, 3]).mm(ones([3, 2], { dtype: 'float64' })), 'expected m1 and m2 to have the same dtype, but got: float != double'],
-    ['0-D', () => tensor(1).matmul(ones([2])), 'both arguments to matmul need to be at least 1D, but they are 0D and 1D'],
-    ['bool', () => mm(ones([2, 2], { dtype: 'bool' }), ones([2, 2], { dtype: 'bool' })), `"addmm_impl_cpu_" not implemented for 'Bool'`],
+    [
+      '3-D @ 2-D',
+      () => ones([2, 2, 3]).matmul(ones([4, 5])),
+      'mat1 and mat2 shapes cannot be multiplied (4x3 and 4x5)',
+    ],
+    [
+      '3-D @ 3-D',
+      () => ones([2, 2, 3]).matmul(ones([2, 4, 5])),
+      'Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [2, 4].',
+    ],
+    [
+      'batch dims',
+      () => ones([3, 2, 3]).matmul(ones([2, 3, 5])),
+      'The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0',
+    ],
+    [
+      'dtypes',
+      () => ones([2, 3]).mm(ones([3, 2], { dtype: 'float64' })),
+      'expected m1 and m2 to have the same dtype, but got: float != double',
+    ],
+    [
+      '0-D',
+      () => tensor(1).matmul(ones([2])),
+      'both arguments to matmul need to be at least 1D, but they are 0D and 1D',
+    ],
+    [
+      'bool',
+      () => mm(ones([2, 2], { dtype: 'bool' }), ones([2, 2], { dtype: 'bool' })),
+      `"addmm_impl_cpu_" not implemented for 'Bool'`,
+    ],
     ['mm ranks', () => mm(ones([3]), ones([3, 3])), 'self must be a matrix, got 1-D tensor of shape [3]'],
     ['bmm ranks', () => bmm(ones([2, 3]), ones([3, 3, 5])), 'batch1 must be a 3D tensor'],
-    ['bmm shapes', () => bmm(ones([2, 2, 3]), ones([3, 3, 5])), 'Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [3, 3].'],
-    ['dot sizes', () => ones([3]).dot(ones([4])), 'inconsistent tensor size, expected tensor [3] and src [4] to have the same number of elements, but got 3 and 4 elements respectively'],
+    [
+      'bmm shapes',
+      () => bmm(ones([2, 2, 3]), ones([3, 3, 5])),
+      'Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [3, 3].',
+    ],
+    [
+      'dot sizes',
+      () => ones([3]).dot(ones([4])),
+      'inconsistent tensor size, expected tensor [3] and src [4] to have the same number of elements, but got 3 and 4 elements respectively',
+    ],
     ['dot ranks', () => dot(ones([3, 1]), ones([3])), '1D tensors expected, but got 2D and 1D tensors'],
-    ['dot dtypes', () => dot(ones([3]), ones([3], { dtype: 'float64' })), 'dot : expected both vectors to have same dtype, but found Float and Double'],
+    [
+      'dot dtypes',
+      () => dot(ones([3]), ones([3], { dtype: 'float64' })),
+      'dot : expected both vectors to have same dtype, but found Float and Double',
+    ],
     ['outer ranks', () => outer(ones([3]), ones([3, 1])), 'outer: Expected 1-D argument vec2, but got 2-D'],
   ])('%s', (_name, fn, message) => {
     expect(fn).toThrow(message);

@@ -10,21 +10,33 @@ import { expand, reshape, squeeze, unsqueeze } from './view.js';
 
 // Every product here is a composite over the BatchMatMul kernel plus views (Note [Kernel names]).
 
-const C_TYPE_NAME: Readonly<Record<DType, string>> = { float32: 'float', float64: 'double', int32: 'int', bool: 'bool' };
+const C_TYPE_NAME: Readonly<Record<DType, string>> = {
+  float32: 'float',
+  float64: 'double',
+  int32: 'int',
+  bool: 'bool',
+};
 
 function checkDtypes(a: Tensor, b: Tensor, op: string): void {
   if (a.dtype !== b.dtype) {
-    throw new TensorError('DTYPE_MISMATCH', `expected m1 and m2 to have the same dtype, but got: ${C_TYPE_NAME[a.dtype]} != ${C_TYPE_NAME[b.dtype]}`);
+    throw new TensorError(
+      'DTYPE_MISMATCH',
+      `expected m1 and m2 to have the same dtype, but got: ${C_TYPE_NAME[a.dtype]} != ${C_TYPE_NAME[b.dtype]}`,
+    );
   }
   if (a.dtype === 'bool') throw new TensorError('UNSUPPORTED', `"${op}" not implemented for 'Bool'`);
 }
 
 function cannotMultiply(a: readonly number[], b: readonly number[]): TensorError {
-  return new TensorError('SHAPE_MISMATCH', `mat1 and mat2 shapes cannot be multiplied (${a.join('x')} and ${b.join('x')})`);
+  return new TensorError(
+    'SHAPE_MISMATCH',
+    `mat1 and mat2 shapes cannot be multiplied (${a.join('x')} and ${b.join('x')})`,
+  );
 }
 
 function requireDims(t: Tensor, ndim: number, message: string): void {
-  if (t.ndim !== ndim) throw new TensorError('INVALID_DIM', `${message}, got ${t.ndim}-D tensor of shape ${fmtShape(t.shape)}`);
+  if (t.ndim !== ndim)
+    throw new TensorError('INVALID_DIM', `${message}, got ${t.ndim}-D tensor of shape ${fmtShape(t.shape)}`);
 }
 
 /**
@@ -66,9 +78,13 @@ export function bmm(a: Tensor, b: Tensor): Tensor {
 
 /** Inner product of two 1-D tensors of one dtype -> 0-dim. */
 export function dot(a: Tensor, b: Tensor): Tensor {
-  if (a.ndim !== 1 || b.ndim !== 1) throw new TensorError('INVALID_DIM', `1D tensors expected, but got ${a.ndim}D and ${b.ndim}D tensors`);
+  if (a.ndim !== 1 || b.ndim !== 1)
+    throw new TensorError('INVALID_DIM', `1D tensors expected, but got ${a.ndim}D and ${b.ndim}D tensors`);
   if (a.dtype !== b.dtype) {
-    throw new TensorError('DTYPE_MISMATCH', `dot : expected both vectors to have same dtype, but found ${TORCH_TYPE_NAME[a.dtype]} and ${TORCH_TYPE_NAME[b.dtype]}`);
+    throw new TensorError(
+      'DTYPE_MISMATCH',
+      `dot : expected both vectors to have same dtype, but found ${TORCH_TYPE_NAME[a.dtype]} and ${TORCH_TYPE_NAME[b.dtype]}`,
+    );
   }
   if (a.dtype === 'bool') throw new TensorError('UNSUPPORTED', `"dot" not implemented for 'Bool'`);
   if (a.numel !== b.numel) {
@@ -94,7 +110,10 @@ function matVec(a: Tensor, v: Tensor): Tensor {
   const Ka = a.shape[a.ndim - 1]!;
   checkDtypes(a, v, 'addmv_impl_cpu');
   if (Ka !== v.shape[0]) {
-    throw new TensorError('SHAPE_MISMATCH', `size mismatch, got input (${rows}), mat (${rows}x${Ka}), vec (${v.shape[0]})`);
+    throw new TensorError(
+      'SHAPE_MISMATCH',
+      `size mismatch, got input (${rows}), mat (${rows}x${Ka}), vec (${v.shape[0]})`,
+    );
   }
   return reshape(mm(reshape(a, [rows, Ka]), unsqueeze(v, 1)), lead);
 }
@@ -110,7 +129,10 @@ function matVec(a: Tensor, v: Tensor): Tensor {
  */
 export function matmul(a: Tensor, b: Tensor): Tensor {
   if (a.ndim === 0 || b.ndim === 0) {
-    throw new TensorError('INVALID_DIM', `both arguments to matmul need to be at least 1D, but they are ${a.ndim}D and ${b.ndim}D`);
+    throw new TensorError(
+      'INVALID_DIM',
+      `both arguments to matmul need to be at least 1D, but they are ${a.ndim}D and ${b.ndim}D`,
+    );
   }
   if (a.ndim === 1 && b.ndim === 1) return dot(a, b);
   if (b.ndim === 1) return matVec(a, b);
@@ -130,7 +152,10 @@ export function matmul(a: Tensor, b: Tensor): Tensor {
   const batch = broadcastShapes(a.shape.slice(0, -2), b.shape.slice(0, -2));
   const B = numelOf(batch);
   if (Ka !== Kb) {
-    throw new TensorError('SHAPE_MISMATCH', `Expected size for first two dimensions of batch2 tensor to be: [${B}, ${Ka}] but got: [${B}, ${Kb}].`);
+    throw new TensorError(
+      'SHAPE_MISMATCH',
+      `Expected size for first two dimensions of batch2 tensor to be: [${B}, ${Ka}] but got: [${B}, ${Kb}].`,
+    );
   }
   const ae = expand(a, [...batch, M, Ka]);
   const be = expand(b, [...batch, Kb, N]);

@@ -30,7 +30,10 @@ float64@0 float32# float64`;
 const SCALARS: Partial<Record<DType, number | boolean>> = { bool: true, int32: 2, float32: 2.5 };
 
 function operand(spec: string): TensorOrScalar {
-  const [dtype, kind] = [spec.replace(/[@#].*/, '') as DType, spec.slice(-2) === '@0' ? '0-dim' : spec.endsWith('#') ? 'scalar' : 'dims'];
+  const [dtype, kind] = [
+    spec.replace(/[@#].*/, '') as DType,
+    spec.slice(-2) === '@0' ? '0-dim' : spec.endsWith('#') ? 'scalar' : 'dims',
+  ];
   if (kind === 'scalar') return SCALARS[dtype]!;
   return kind === '0-dim' ? zeros([], { dtype }) : zeros([2], { dtype });
 }

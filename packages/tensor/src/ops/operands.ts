@@ -1,5 +1,13 @@
 import { CPU } from '../device.js';
-import { type DType, type PromotionOperand, castScalar, category, resultType, scalarDType, typedArrayFor } from '../dtype.js';
+import {
+  type DType,
+  type PromotionOperand,
+  castScalar,
+  category,
+  resultType,
+  scalarDType,
+  typedArrayFor,
+} from '../dtype.js';
 import { runKernel1 } from '../dispatch.js';
 import { TensorError } from '../errors.js';
 import * as K from '../kernelNames.js';
@@ -9,12 +17,20 @@ import { Tensor, setTensorScope } from '../tensor.js';
 export type Scalar = number | boolean;
 
 /** PyTorch's ScalarType names, for error texts users search for (`Got: Int`). */
-export const TORCH_TYPE_NAME: Readonly<Record<DType, string>> = { float32: 'Float', float64: 'Double', int32: 'Int', bool: 'Bool' };
+export const TORCH_TYPE_NAME: Readonly<Record<DType, string>> = {
+  float32: 'Float',
+  float64: 'Double',
+  int32: 'Int',
+  bool: 'Bool',
+};
 export type TensorOrScalar = Tensor | Scalar;
 
 function assertOperand(v: unknown): asserts v is TensorOrScalar {
   if (!(v instanceof Tensor) && typeof v !== 'number' && typeof v !== 'boolean') {
-    throw new TensorError('INVALID_ARGUMENT', `expected a Tensor, number or boolean operand, got ${v === null ? 'null' : typeof v}`);
+    throw new TensorError(
+      'INVALID_ARGUMENT',
+      `expected a Tensor, number or boolean operand, got ${v === null ? 'null' : typeof v}`,
+    );
   }
 }
 
@@ -24,7 +40,12 @@ function assertOperand(v: unknown): asserts v is TensorOrScalar {
  * them; autograd may save them, read-only), so the cpu ones are interned in a small cache:
  * a loop like `y = y.mul(0.9)` then allocates one tensor per op, not two.
  */
-const scalarCaches: Record<DType, Map<number, Tensor>> = { bool: new Map(), int32: new Map(), float32: new Map(), float64: new Map() };
+const scalarCaches: Record<DType, Map<number, Tensor>> = {
+  bool: new Map(),
+  int32: new Map(),
+  float32: new Map(),
+  float64: new Map(),
+};
 const SCALAR_CACHE_SIZE = 256;
 
 /** A fresh 0-dim tensor holding `v` as `dtype`, on `like`'s device. */
@@ -82,7 +103,10 @@ export function operandsResultType(values: readonly TensorOrScalar[]): DType {
  * Every operand as a tensor of one compute dtype on the first tensor's device: scalars are
  * wrapped, tensors cast. `dtype` overrides the promoted type (e.g. true division of ints).
  */
-export function promoteOperands(values: readonly TensorOrScalar[], dtype: DType = operandsResultType(values)): Tensor[] {
+export function promoteOperands(
+  values: readonly TensorOrScalar[],
+  dtype: DType = operandsResultType(values),
+): Tensor[] {
   const like = values.find((v): v is Tensor => v instanceof Tensor);
   if (!like) throw new TensorError('INVALID_ARGUMENT', 'at least one operand must be a Tensor');
   return values.map((v) => (v instanceof Tensor ? castTo(v, dtype) : wrappedScalar(v, dtype, like)));

@@ -46,7 +46,8 @@ interface Pool {
 }
 
 function poolGeometry(x: Tensor, kernelSize: Pair, opts: MaxPoolOptions, op: string): Pool {
-  if ((x.ndim !== 3 && x.ndim !== 4) || x.numel === 0) throw new TensorError('INVALID_DIM', 'non-empty 3D or 4D (batch mode) tensor expected for input');
+  if ((x.ndim !== 3 && x.ndim !== 4) || x.numel === 0)
+    throw new TensorError('INVALID_DIM', 'non-empty 3D or 4D (batch mode) tensor expected for input');
   if (!isFloatingPoint(x.dtype)) throw new TensorError('DTYPE_MISMATCH', `"${op}" not implemented for '${x.dtype}'`);
   const batched = x.ndim === 4;
   const x4 = batched ? x : unsqueeze(x, 0);
@@ -55,16 +56,26 @@ function poolGeometry(x: Tensor, kernelSize: Pair, opts: MaxPoolOptions, op: str
   const padding = pair(opts.padding ?? 0, 'padding', 0);
   const dilation = pair(opts.dilation ?? 1, 'dilation', 1);
   if (padding[0] > kernel[0] / 2 || padding[1] > kernel[1] / 2) {
-    throw new TensorError('INVALID_ARGUMENT', `pad should be at most half of kernel size, but got pad=${padding[0] > kernel[0] / 2 ? padding[0] : padding[1]} and kernel_size=${padding[0] > kernel[0] / 2 ? kernel[0] : kernel[1]}`);
+    throw new TensorError(
+      'INVALID_ARGUMENT',
+      `pad should be at most half of kernel size, but got pad=${padding[0] > kernel[0] / 2 ? padding[0] : padding[1]} and kernel_size=${padding[0] > kernel[0] / 2 ? kernel[0] : kernel[1]}`,
+    );
   }
   const [C, H, W] = x4.shape.slice(1) as [number, number, number];
   const ceil = opts.ceilMode ?? false;
-  const out: [number, number] = [outputSize(H, kernel[0], padding[0], stride[0], dilation[0], ceil), outputSize(W, kernel[1], padding[1], stride[1], dilation[1], ceil)];
+  const out: [number, number] = [
+    outputSize(H, kernel[0], padding[0], stride[0], dilation[0], ceil),
+    outputSize(W, kernel[1], padding[1], stride[1], dilation[1], ceil),
+  ];
   if (out[0] < 1 || out[1] < 1) {
-    throw new TensorError('INVALID_SHAPE', `Given input size: (${C}x${H}x${W}). Calculated output size: (${C}x${Math.max(out[0], 0)}x${Math.max(out[1], 0)}). Output size is too small`);
+    throw new TensorError(
+      'INVALID_SHAPE',
+      `Given input size: (${C}x${H}x${W}). Calculated output size: (${C}x${Math.max(out[0], 0)}x${Math.max(out[1], 0)}). Output size is too small`,
+    );
   }
   // the windows of the last row/column may reach past the padding in ceil mode: pad that far too
-  const extra = (o: number, size: number, k: number, p: number, s: number, d: number) => Math.max(0, (o - 1) * s + d * (k - 1) + 1 - (size + 2 * p));
+  const extra = (o: number, size: number, k: number, p: number, s: number, d: number) =>
+    Math.max(0, (o - 1) * s + d * (k - 1) + 1 - (size + 2 * p));
   const colPadding: [number, number, number, number] = [
     padding[0],
     padding[0] + extra(out[0], H, kernel[0], padding[0], stride[0], dilation[0]),
@@ -87,7 +98,11 @@ const unbatch = (t: Tensor, p: Pool) => (p.batched ? t : squeeze(t, 0));
  * Max over each window, with PyTorch's indices into the flattened input plane (ih·W + iw, the
  * first maximum in window order); -inf pads, so padding never wins. See Note [im2col].
  */
-export function maxPool2dWithIndices(x: Tensor, kernelSize: Pair, opts: MaxPoolOptions = {}): { values: Tensor; indices: Tensor } {
+export function maxPool2dWithIndices(
+  x: Tensor,
+  kernelSize: Pair,
+  opts: MaxPoolOptions = {},
+): { values: Tensor; indices: Tensor } {
   const p = poolGeometry(x, kernelSize, opts, 'max_pool2d');
   const [N, C] = p.x.shape as [number, number];
   const W = p.x.shape[3]!;
@@ -105,7 +120,10 @@ export function maxPool2dWithIndices(x: Tensor, kernelSize: Pair, opts: MaxPoolO
     flat[e] = ih * W + iw;
   }
   const indices = Tensor.fromTypedArray(flat, [N, C, oh, ow], 'int32');
-  return { values: unbatch(reshape(values, [N, C, oh, ow]), p), indices: unbatch(p.x.device.type === 'cpu' ? indices : indices.to(p.x.device), p) };
+  return {
+    values: unbatch(reshape(values, [N, C, oh, ow]), p),
+    indices: unbatch(p.x.device.type === 'cpu' ? indices : indices.to(p.x.device), p),
+  };
 }
 
 /** Max over each kh×kw window: [N, C, H, W] (or [C, H, W]) -> [N, C, oh, ow]. */
@@ -142,8 +160,14 @@ export function avgPool2d(x: Tensor, kernelSize: Pair, opts: AvgPoolOptions = {}
   const [N, C, H, W] = p.x.shape as [number, number, number, number];
   const sums = sum(windows(p, 0), 2);
   const { divisorOverride, countIncludePad = true } = opts;
-  if (divisorOverride !== undefined && !(divisorOverride !== 0 && Number.isFinite(divisorOverride))) throw new TensorError('INVALID_ARGUMENT', 'divisor must be not zero');
-  const d = divisorOverride ?? Tensor.fromTypedArray(divisors(p, H, W, countIncludePad), [p.out[0] * p.out[1]], 'float64').to({ dtype: x.dtype, device: x.device });
+  if (divisorOverride !== undefined && !(divisorOverride !== 0 && Number.isFinite(divisorOverride)))
+    throw new TensorError('INVALID_ARGUMENT', 'divisor must be not zero');
+  const d =
+    divisorOverride ??
+    Tensor.fromTypedArray(divisors(p, H, W, countIncludePad), [p.out[0] * p.out[1]], 'float64').to({
+      dtype: x.dtype,
+      device: x.device,
+    });
   return unbatch(reshape(div(sums, d), [N, C, p.out[0], p.out[1]]), p);
 }
 
@@ -164,15 +188,24 @@ function adaptiveMatrix(out: number, size: number): Float64Array {
  */
 export function adaptiveAvgPool2d(x: Tensor, outputSize: number | readonly [number | null, number | null]): Tensor {
   if ((x.ndim !== 3 && x.ndim !== 4) || x.shape.some((s, d) => d > 0 && s === 0)) {
-    throw new TensorError('INVALID_DIM', `adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got ${fmtShape(x.shape)}`);
+    throw new TensorError(
+      'INVALID_DIM',
+      `adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got ${fmtShape(x.shape)}`,
+    );
   }
-  if (!isFloatingPoint(x.dtype)) throw new TensorError('DTYPE_MISMATCH', `"adaptive_avg_pool2d" not implemented for '${x.dtype}'`);
+  if (!isFloatingPoint(x.dtype))
+    throw new TensorError('DTYPE_MISMATCH', `"adaptive_avg_pool2d" not implemented for '${x.dtype}'`);
   const [H, W] = x.shape.slice(-2) as [number, number];
   const req = typeof outputSize === 'number' ? [outputSize, outputSize] : outputSize;
   const oh = req[0] ?? H;
   const ow = req[1] ?? W;
-  if (!(Number.isInteger(oh) && Number.isInteger(ow) && oh > 0 && ow > 0)) throw new TensorError('INVALID_ARGUMENT', `adaptive_avg_pool2d: output size must be positive integers, got [${oh}, ${ow}]`);
+  if (!(Number.isInteger(oh) && Number.isInteger(ow) && oh > 0 && ow > 0))
+    throw new TensorError(
+      'INVALID_ARGUMENT',
+      `adaptive_avg_pool2d: output size must be positive integers, got [${oh}, ${ow}]`,
+    );
   if (oh === 1 && ow === 1) return mean(x, [-2, -1], true);
-  const mat = (o: number, s: number) => Tensor.fromTypedArray(adaptiveMatrix(o, s), [o, s], 'float64').to({ dtype: x.dtype, device: x.device });
+  const mat = (o: number, s: number) =>
+    Tensor.fromTypedArray(adaptiveMatrix(o, s), [o, s], 'float64').to({ dtype: x.dtype, device: x.device });
   return matmul(mat(oh, H), matmul(x, transpose(mat(ow, W), 0, 1)));
 }

@@ -6,7 +6,9 @@ import { Xoshiro128StarStar } from './generator.js';
 describe('generator', () => {
   it('is the reference xoshiro128** (state [1, 2, 3, 4] test vector)', () => {
     const g = new Xoshiro128StarStar([1, 2, 3, 4]);
-    expect(Array.from({ length: 8 }, () => g.nextUint32())).toEqual([11520, 0, 5927040, 70819200, 2031721883, 1637235492, 1287239034, 3734860849]);
+    expect(Array.from({ length: 8 }, () => g.nextUint32())).toEqual([
+      11520, 0, 5927040, 70819200, 2031721883, 1637235492, 1287239034, 3734860849,
+    ]);
   });
 
   it('seeds differing only in their high 32 bits give different streams', () => {
@@ -20,7 +22,12 @@ describe('random tensors', () => {
   it('property: manualSeed makes every generator reproducible', () => {
     fc.assert(
       fc.property(fc.integer(), (seed) => {
-        const draw = () => [rand([3]).tolist(), randn([3], { dtype: 'float64' }).tolist(), randint(0, 10, [5]).tolist(), zeros([2]).normal_().tolist()];
+        const draw = () => [
+          rand([3]).tolist(),
+          randn([3], { dtype: 'float64' }).tolist(),
+          randint(0, 10, [5]).tolist(),
+          zeros([2]).normal_().tolist(),
+        ];
         manualSeed(seed);
         const first = draw();
         manualSeed(seed);
@@ -78,7 +85,9 @@ describe('random tensors', () => {
     expect(() => randn([2], { dtype: 'bool' })).toThrow(`"normal_kernel_cpu" not implemented for 'Bool'`);
     expect(() => randLike(arange(3))).toThrow(`not implemented for 'Int'`);
     expect(() => randint(3, 3, [2])).toThrow("random_ expects 'from' to be less than 'to', but got from=3 >= to=3");
-    expect(() => zeros([2]).uniform_(2, 1)).toThrow('uniform_ expects to return a [from, to) range, but found from=2 > to=1');
+    expect(() => zeros([2]).uniform_(2, 1)).toThrow(
+      'uniform_ expects to return a [from, to) range, but found from=2 > to=1',
+    );
     expect(() => zeros([2]).normal_(0, -1)).toThrow('normal expects std >= 0.0, but found std -1');
     expect(() => manualSeed(NaN)).toThrow('manualSeed expects a finite number');
     expect(() => rand([-1])).toThrow('invalid shape');

@@ -11,7 +11,8 @@ let generator = Xoshiro128StarStar.fromSeed(Date.now());
 
 /** Reseeds the global generator: every later rand/randn/randint/uniform_/normal_ call is reproducible. See Note [Generator]. */
 export function manualSeed(seed: number): void {
-  if (!Number.isFinite(seed)) throw new TensorError('INVALID_ARGUMENT', `manualSeed expects a finite number, got ${seed}`);
+  if (!Number.isFinite(seed))
+    throw new TensorError('INVALID_ARGUMENT', `manualSeed expects a finite number, got ${seed}`);
   generator = Xoshiro128StarStar.fromSeed(Math.trunc(seed));
 }
 
@@ -22,8 +23,15 @@ export function getRngState(): number[] {
 
 /** PyTorch's torch.set_rng_state: later random draws continue from `state` (from getRngState). */
 export function setRngState(state: readonly number[]): void {
-  if (state.length !== 4 || !state.every((w) => Number.isInteger(w) && w >= 0 && w <= 0xffffffff) || state.every((w) => w === 0)) {
-    throw new TensorError('INVALID_ARGUMENT', `setRngState expects the four uint32 words getRngState returns (not all zero), got [${state.join(', ')}]`);
+  if (
+    state.length !== 4 ||
+    !state.every((w) => Number.isInteger(w) && w >= 0 && w <= 0xffffffff) ||
+    state.every((w) => w === 0)
+  ) {
+    throw new TensorError(
+      'INVALID_ARGUMENT',
+      `setRngState expects the four uint32 words getRngState returns (not all zero), got [${state.join(', ')}]`,
+    );
   }
   generator = new Xoshiro128StarStar(state);
 }
@@ -60,7 +68,8 @@ function normalGen(): () => number {
 
 /** rand/randn and uniform_/normal_ make floating point values only; torch names the kernel that refuses. */
 function floatDtype(dtype: DType, kernel: string): DType {
-  if (dtype !== 'float32' && dtype !== 'float64') throw new TensorError('DTYPE_MISMATCH', `"${kernel}" not implemented for '${TORCH_TYPE_NAME[dtype]}'`);
+  if (dtype !== 'float32' && dtype !== 'float64')
+    throw new TensorError('DTYPE_MISMATCH', `"${kernel}" not implemented for '${TORCH_TYPE_NAME[dtype]}'`);
   return dtype;
 }
 
@@ -71,32 +80,57 @@ export function rand(shape: readonly number[], opts: TensorOptions = {}): Tensor
 export function randn(shape: readonly number[], opts: TensorOptions = {}): Tensor {
   return finish(fillWith(shape, floatDtype(opts.dtype ?? 'float32', 'normal_kernel_cpu'), normalGen()), opts);
 }
-export const randLike = (t: Tensor, opts: TensorOptions = {}): Tensor => rand(t.shape, { dtype: t.dtype, device: t.device, ...opts });
-export const randnLike = (t: Tensor, opts: TensorOptions = {}): Tensor => randn(t.shape, { dtype: t.dtype, device: t.device, ...opts });
+export const randLike = (t: Tensor, opts: TensorOptions = {}): Tensor =>
+  rand(t.shape, { dtype: t.dtype, device: t.device, ...opts });
+export const randnLike = (t: Tensor, opts: TensorOptions = {}): Tensor =>
+  randn(t.shape, { dtype: t.dtype, device: t.device, ...opts });
 
 /** Integers uniform in [low, high): `randint(low, high, shape)` or `randint(high, shape)`; int32 unless opts.dtype says otherwise. */
-export function randint(lowOrHigh: number, highOrShape: number | readonly number[], shapeOrOpts?: readonly number[] | TensorOptions, options: TensorOptions = {}): Tensor {
+export function randint(
+  lowOrHigh: number,
+  highOrShape: number | readonly number[],
+  shapeOrOpts?: readonly number[] | TensorOptions,
+  options: TensorOptions = {},
+): Tensor {
   const [low, high, shape, opts] =
     typeof highOrShape === 'number'
       ? [lowOrHigh, highOrShape, shapeOrOpts as readonly number[], options]
       : [0, lowOrHigh, highOrShape, (shapeOrOpts as TensorOptions | undefined) ?? {}];
-  if (!Number.isInteger(low) || !Number.isInteger(high)) throw new TensorError('INVALID_ARGUMENT', `randint expects integer bounds, got low=${low}, high=${high}`);
-  if (high <= low) throw new TensorError('INVALID_ARGUMENT', `random_ expects 'from' to be less than 'to', but got from=${low} >= to=${high}`);
+  if (!Number.isInteger(low) || !Number.isInteger(high))
+    throw new TensorError('INVALID_ARGUMENT', `randint expects integer bounds, got low=${low}, high=${high}`);
+  if (high <= low)
+    throw new TensorError(
+      'INVALID_ARGUMENT',
+      `random_ expects 'from' to be less than 'to', but got from=${low} >= to=${high}`,
+    );
   const uniform = uniformFor('float64');
   const span = high - low;
-  return finish(fillWith(shape, opts.dtype ?? 'int32', () => low + Math.floor(uniform() * span)), opts);
+  return finish(
+    fillWith(shape, opts.dtype ?? 'int32', () => low + Math.floor(uniform() * span)),
+    opts,
+  );
 }
 
 /** Fills x in place with values uniform in [from, to) (through the CopyInto kernel, so the version is bumped). */
 export function uniform_(x: Tensor, from = 0, to = 1): Tensor {
-  if (from > to) throw new TensorError('INVALID_ARGUMENT', `uniform_ expects to return a [from, to) range, but found from=${from} > to=${to}`);
+  if (from > to)
+    throw new TensorError(
+      'INVALID_ARGUMENT',
+      `uniform_ expects to return a [from, to) range, but found from=${from} > to=${to}`,
+    );
   const uniform = uniformFor(floatDtype(x.dtype, 'check_uniform_bounds'));
-  return copy_(x, fillWith(x.shape, x.dtype, () => from + (to - from) * uniform()));
+  return copy_(
+    x,
+    fillWith(x.shape, x.dtype, () => from + (to - from) * uniform()),
+  );
 }
 
 /** Fills x in place with normal values of the given mean and std. */
 export function normal_(x: Tensor, mean = 0, std = 1): Tensor {
   if (!(std >= 0)) throw new TensorError('INVALID_ARGUMENT', `normal expects std >= 0.0, but found std ${std}`);
   const gen = normalGen();
-  return copy_(x, fillWith(x.shape, floatDtype(x.dtype, 'normal_kernel_cpu'), () => mean + std * gen()));
+  return copy_(
+    x,
+    fillWith(x.shape, floatDtype(x.dtype, 'normal_kernel_cpu'), () => mean + std * gen()),
+  );
 }

@@ -1,6 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { arange, argmax, argmin, logsumexp, max, mean, min, ones, prod, std, sum, tensor, var_, type Tensor } from '../index.js';
+import {
+  arange,
+  argmax,
+  argmin,
+  logsumexp,
+  max,
+  mean,
+  min,
+  ones,
+  prod,
+  std,
+  sum,
+  tensor,
+  var_,
+  type Tensor,
+} from '../index.js';
 
 const close = (digits: number) => (v: number) => expect.closeTo(v, digits);
 const m = () => arange(6).reshape([2, 3]).to('float32');
@@ -29,7 +44,9 @@ describe('sum, prod, mean', () => {
     expect(X().prod().item()).toBe(-17640);
     expect(X().prod(0).tolist()).toEqual([2, 15, -42, 14]);
     expect(X().mean([0, 1]).item()).toBeCloseTo(1.8125, 12);
-    expect(X().mean(0).tolist()).toEqual([1.8333333333333333, 0.5, -0.16666666666666666, 5.083333333333333].map(close(12)));
+    expect(X().mean(0).tolist()).toEqual(
+      [1.8333333333333333, 0.5, -0.16666666666666666, 5.083333333333333].map(close(12)),
+    );
   });
 
   it('reduce 0-dim tensors over dim 0 or -1', () => {
@@ -92,11 +109,17 @@ describe('sum, prod, mean', () => {
 describe('var and std', () => {
   it('are unbiased by default; correction changes the divisor (values from PyTorch)', () => {
     expect(X().var().item()).toBeCloseTo(15.853693181818182, 12);
-    expect(X().var(0).tolist()).toEqual([3.5833333333333335, 15.25, 26.083333333333332, 17.770833333333336].map(close(12)));
-    expect(var_(X(), 1, false, { correction: 0 }).tolist()).toEqual([3.8554687500000004, 25.25, 12.5625].map(close(12)));
+    expect(X().var(0).tolist()).toEqual(
+      [3.5833333333333335, 15.25, 26.083333333333332, 17.770833333333336].map(close(12)),
+    );
+    expect(var_(X(), 1, false, { correction: 0 }).tolist()).toEqual(
+      [3.8554687500000004, 25.25, 12.5625].map(close(12)),
+    );
     expect(X().std().item()).toBeCloseTo(3.981669647499423, 12);
     expect(std(X(), 1).tolist()).toEqual([2.267294643402132, 5.802298395176403, 4.092676385936225].map(close(12)));
-    expect(cube().var([0, 2]).tolist()).toEqual([42.57142857142857, 42.57142857142857, 42.57142857142857].map(close(12)));
+    expect(cube().var([0, 2]).tolist()).toEqual(
+      [42.57142857142857, 42.57142857142857, 42.57142857142857].map(close(12)),
+    );
     expect(m().var(1, true).shape).toEqual([2, 1]);
   });
 
@@ -141,7 +164,15 @@ describe('max, min, argmax, argmin', () => {
     const r = max(tensor([1, NaN, 3, NaN]), 0);
     expect(r.values.item()).toBeNaN();
     expect(r.indices.item()).toBe(1);
-    expect(tensor([[1, NaN], [NaN, 2], [5, 0]]).argmin(0).tolist()).toEqual([1, 0]);
+    expect(
+      tensor([
+        [1, NaN],
+        [NaN, 2],
+        [5, 0],
+      ])
+        .argmin(0)
+        .tolist(),
+    ).toEqual([1, 0]);
   });
 
   it('keep the dtype of their input', () => {
@@ -155,7 +186,9 @@ describe('max, min, argmax, argmin', () => {
     );
     expect(() => ones([0, 3]).min(0)).toThrow('min(): Expected reduction dim 0 to have non-zero size.');
     expect(ones([0, 3]).max(1).values.shape).toEqual([0]);
-    expect(() => ones([0]).argmax()).toThrow('argmax(): Expected reduction dim to be specified for input.numel() == 0.');
+    expect(() => ones([0]).argmax()).toThrow(
+      'argmax(): Expected reduction dim to be specified for input.numel() == 0.',
+    );
     expect(() => ones([0, 3]).argmin(0)).toThrow('argmin(): Expected reduction dim 0 to have non-zero size.');
   });
 });
@@ -176,17 +209,21 @@ describe('logsumexp', () => {
 describe('reduction laws (properties)', () => {
   it('the sum over all dims equals the sum of tolist(), in any shape', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: -1000, max: 1000 }), { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 5 }), (values, cols) => {
-        const t = tensor(values, { dtype: 'float64' });
-        const flat = values.reduce((a, b) => a + b, 0);
-        expect(t.sum().item()).toBe(flat);
-        const n = values.length - (values.length % cols);
-        if (n > 0) {
-          const grid = t.slice(0, 0, n).reshape([n / cols, cols]);
-          expect(grid.sum([0, 1]).item()).toBe(values.slice(0, n).reduce((a, b) => a + b, 0));
-          expect(sum(grid.sum(0)).item()).toBe(grid.t().sum(0).sum().item());
-        }
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: -1000, max: 1000 }), { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 1, max: 5 }),
+        (values, cols) => {
+          const t = tensor(values, { dtype: 'float64' });
+          const flat = values.reduce((a, b) => a + b, 0);
+          expect(t.sum().item()).toBe(flat);
+          const n = values.length - (values.length % cols);
+          if (n > 0) {
+            const grid = t.slice(0, 0, n).reshape([n / cols, cols]);
+            expect(grid.sum([0, 1]).item()).toBe(values.slice(0, n).reduce((a, b) => a + b, 0));
+            expect(sum(grid.sum(0)).item()).toBe(grid.t().sum(0).sum().item());
+          }
+        },
+      ),
     );
   });
 

@@ -54,7 +54,8 @@ export interface VarOptions {
 
 /** sum((x - mean)^2) / (N - correction); N <= correction gives inf or NaN like torch. */
 export function var_(x: Tensor, dim?: Dims, keepdim = false, opts: VarOptions = {}): Tensor {
-  if (!isFloatingPoint(x.dtype)) throw new TensorError('DTYPE_MISMATCH', 'std and var only support floating point and complex dtypes');
+  if (!isFloatingPoint(x.dtype))
+    throw new TensorError('DTYPE_MISMATCH', 'std and var only support floating point and complex dtypes');
   const centered = sub(x, mean(x, dim, true));
   const n = countOver(x, dim);
   return div(sum(mul(centered, centered), dim, keepdim), Math.max(0, n - (opts.correction ?? 1)));
@@ -76,16 +77,26 @@ function extremumDim(name: string, x: Tensor, dim: number | undefined): number |
   if (dim === undefined) {
     if (x.numel === 0) {
       const hint = name.startsWith('arg') ? '' : " Specify the reduction dim with the 'dim' argument.";
-      throw new TensorError('INVALID_ARGUMENT', `${name}(): Expected reduction dim to be specified for input.numel() == 0.${hint}`);
+      throw new TensorError(
+        'INVALID_ARGUMENT',
+        `${name}(): Expected reduction dim to be specified for input.numel() == 0.${hint}`,
+      );
     }
     return null;
   }
   const d = normalizeDim(dim, x.ndim);
-  if (x.ndim > 0 && x.shape[d] === 0) throw new TensorError('INVALID_DIM', `${name}(): Expected reduction dim ${d} to have non-zero size.`);
+  if (x.ndim > 0 && x.shape[d] === 0)
+    throw new TensorError('INVALID_DIM', `${name}(): Expected reduction dim ${d} to have non-zero size.`);
   return d;
 }
 
-function extremum(kernel: string, name: string, x: Tensor, dim: number | undefined, keepdim: boolean): Tensor | ValuesIndices {
+function extremum(
+  kernel: string,
+  name: string,
+  x: Tensor,
+  dim: number | undefined,
+  keepdim: boolean,
+): Tensor | ValuesIndices {
   const d = extremumDim(name, x, dim);
   if (d === null) return runKernel1(kernel, [x], { dim: null, keepdim: false });
   const [values, indices] = runKernel(kernel, [x], { dim: d, keepdim });

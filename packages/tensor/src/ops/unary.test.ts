@@ -2,20 +2,45 @@ import { describe, expect, it } from 'vitest';
 import { arange, clamp, exp, relu, tensor, type Tensor } from '../index.js';
 
 const values = (t: Tensor) => t.tolist() as number[];
-const closeTo = (got: number[], want: number[], digits: number) => expect(got).toEqual(want.map((v) => expect.closeTo(v, digits)));
+const closeTo = (got: number[], want: number[], digits: number) =>
+  expect(got).toEqual(want.map((v) => expect.closeTo(v, digits)));
 
 // float64 values from PyTorch 1.13 on x = [-3, -1, -0.5, 0, 0.5, 1, 2.5, 25]
 const X = [-3, -1, -0.5, 0, 0.5, 1, 2.5, 25];
 const TORCH: Record<string, number[]> = {
-  exp: [0.049787068367863944, 0.36787944117144233, 0.6065306597126334, 1.0, 1.6487212707001282, 2.718281828459045, 12.182493960703473, 72004899337.38588],
-  sin: [-0.1411200080598672, -0.8414709848078965, -0.479425538604203, 0.0, 0.479425538604203, 0.8414709848078965, 0.5984721441039564, -0.13235175009777303],
-  cos: [-0.9899924966004454, 0.5403023058681398, 0.8775825618903728, 1.0, 0.8775825618903728, 0.5403023058681398, -0.8011436155469337, 0.9912028118634736],
-  tanh: [-0.9950547536867305, -0.7615941559557649, -0.46211715726000974, 0.0, 0.46211715726000974, 0.7615941559557649, 0.9866142981514303, 1.0],
-  sigmoid: [0.04742587317756678, 0.2689414213699951, 0.3775406687981454, 0.5, 0.6224593312018546, 0.7310585786300049, 0.9241418199787566, 0.999999999986112],
+  exp: [
+    0.049787068367863944, 0.36787944117144233, 0.6065306597126334, 1.0, 1.6487212707001282, 2.718281828459045,
+    12.182493960703473, 72004899337.38588,
+  ],
+  sin: [
+    -0.1411200080598672, -0.8414709848078965, -0.479425538604203, 0.0, 0.479425538604203, 0.8414709848078965,
+    0.5984721441039564, -0.13235175009777303,
+  ],
+  cos: [
+    -0.9899924966004454, 0.5403023058681398, 0.8775825618903728, 1.0, 0.8775825618903728, 0.5403023058681398,
+    -0.8011436155469337, 0.9912028118634736,
+  ],
+  tanh: [
+    -0.9950547536867305, -0.7615941559557649, -0.46211715726000974, 0.0, 0.46211715726000974, 0.7615941559557649,
+    0.9866142981514303, 1.0,
+  ],
+  sigmoid: [
+    0.04742587317756678, 0.2689414213699951, 0.3775406687981454, 0.5, 0.6224593312018546, 0.7310585786300049,
+    0.9241418199787566, 0.999999999986112,
+  ],
   relu: [0, 0, 0, 0, 0.5, 1, 2.5, 25],
-  gelu: [-0.00404969409489031, -0.15865525393145702, -0.15426876936299344, 0.0, 0.34573123063700656, 0.841344746068543, 2.4844758366855597, 25.0],
-  silu: [-0.14227761953270035, -0.2689414213699951, -0.1887703343990727, 0.0, 0.3112296656009273, 0.7310585786300049, 2.3103545499468914, 24.9999999996528],
-  softplus: [0.04858735157374206, 0.31326168751822286, 0.4740769841801067, 0.6931471805599453, 0.9740769841801067, 1.3132616875182228, 2.5788897342925496, 25.0],
+  gelu: [
+    -0.00404969409489031, -0.15865525393145702, -0.15426876936299344, 0.0, 0.34573123063700656, 0.841344746068543,
+    2.4844758366855597, 25.0,
+  ],
+  silu: [
+    -0.14227761953270035, -0.2689414213699951, -0.1887703343990727, 0.0, 0.3112296656009273, 0.7310585786300049,
+    2.3103545499468914, 24.9999999996528,
+  ],
+  softplus: [
+    0.04858735157374206, 0.31326168751822286, 0.4740769841801067, 0.6931471805599453, 0.9740769841801067,
+    1.3132616875182228, 2.5788897342925496, 25.0,
+  ],
   abs: [3, 1, 0.5, 0, 0.5, 1, 2.5, 25],
   sign: [-1, -1, -1, 0, 1, 1, 1, 1],
   neg: [3, 1, 0.5, -0, -0.5, -1, -2.5, -25],
@@ -47,13 +72,33 @@ describe('unary ops', () => {
     const x = tensor(X);
     expect(x.gelu().dtype).toBe('float32');
     // torch float32 gelu / sigmoid
-    closeTo(values(x.gelu()), [-0.004049867391586304, -0.1586552858352661, -0.1542687863111496, 0, 0.3457311987876892, 0.8413447141647339, 2.48447585105896, 25], 6);
+    closeTo(
+      values(x.gelu()),
+      [
+        -0.004049867391586304, -0.1586552858352661, -0.1542687863111496, 0, 0.3457311987876892, 0.8413447141647339,
+        2.48447585105896, 25,
+      ],
+      6,
+    );
     expect(values(x.sigmoid())[7]).toBe(1);
   });
 
   it('promotes int and bool inputs of float ops to float32; abs/neg/sign/relu keep int32', () => {
     const i = arange(-2, 2);
-    for (const name of ['exp', 'log', 'log1p', 'sqrt', 'rsqrt', 'sin', 'cos', 'tanh', 'sigmoid', 'gelu', 'silu', 'softplus'] as const) {
+    for (const name of [
+      'exp',
+      'log',
+      'log1p',
+      'sqrt',
+      'rsqrt',
+      'sin',
+      'cos',
+      'tanh',
+      'sigmoid',
+      'gelu',
+      'silu',
+      'softplus',
+    ] as const) {
       expect(call(i, name).dtype).toBe('float32');
     }
     expect(tensor([true, false]).exp().tolist()).toEqual([Math.fround(Math.E), 1]);
@@ -73,17 +118,31 @@ describe('unary ops', () => {
     expect(values(tensor([NaN, -1]).relu())).toEqual([NaN, 0]);
     expect(values(tensor([-1, 0]).log())).toEqual([NaN, -Infinity]);
     // softplus: threshold 20 (x > 20 is returned as is); tiny values stay accurate
-    closeTo(values(tensor([19, 20, 21, -100], { dtype: 'float64' }).softplus()), [19.000000005602796, 20.000000002061153, 21, 3.720075976020836e-44], 12);
+    closeTo(
+      values(tensor([19, 20, 21, -100], { dtype: 'float64' }).softplus()),
+      [19.000000005602796, 20.000000002061153, 21, 3.720075976020836e-44],
+      12,
+    );
   });
 
   it('reads strided inputs (transposed, sliced, expanded)', () => {
-    const m = tensor([[0, 1, 2], [3, 4, 5]], { dtype: 'float64' });
+    const m = tensor(
+      [
+        [0, 1, 2],
+        [3, 4, 5],
+      ],
+      { dtype: 'float64' },
+    );
     expect(values(m.t().exp().reshape([6]))).toEqual([0, 3, 1, 4, 2, 5].map(Math.exp));
     expect(values(m.slice(1, 0, null, 2).neg().reshape([4]))).toEqual([-0, -2, -3, -5]);
-    expect(exp(tensor([1]).expand([3])).tolist()).toEqual([Math.fround(Math.E), Math.fround(Math.E), Math.fround(Math.E)]);
+    expect(exp(tensor([1]).expand([3])).tolist()).toEqual([
+      Math.fround(Math.E),
+      Math.fround(Math.E),
+      Math.fround(Math.E),
+    ]);
   });
 
-  it('refuses neg on bool with PyTorch\'s message; logicalNot gives bool (NaN is true)', () => {
+  it("refuses neg on bool with PyTorch's message; logicalNot gives bool (NaN is true)", () => {
     expect(() => tensor([true]).neg()).toThrow(
       'Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.',
     );

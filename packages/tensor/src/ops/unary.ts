@@ -49,7 +49,8 @@ export function logicalNot(x: Tensor): Tensor {
 export function clamp(x: Tensor, min?: number | null, max?: number | null): Tensor {
   const lo = min ?? null;
   const hi = max ?? null;
-  if (lo === null && hi === null) throw new TensorError('INVALID_ARGUMENT', "torch.clamp: At least one of 'min' or 'max' must not be None");
+  if (lo === null && hi === null)
+    throw new TensorError('INVALID_ARGUMENT', "torch.clamp: At least one of 'min' or 'max' must not be None");
   const fractional = [lo, hi].some((v) => v !== null && !Number.isInteger(v));
   const input = fractional && !isFloatingPoint(x.dtype) ? castTo(x, 'float32') : x;
   return runKernel1(K.Clamp, [input], { min: lo, max: hi });

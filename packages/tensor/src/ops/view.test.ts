@@ -30,7 +30,20 @@ describe('reshape and view', () => {
     // splitting a dim of a transposed tensor keeps the view
     const split = grid([4, 3]).t().view([3, 2, 2]);
     expect(split.strides).toEqual([1, 6, 3]);
-    expect(split.tolist()).toEqual([[[0, 3], [6, 9]], [[1, 4], [7, 10]], [[2, 5], [8, 11]]]);
+    expect(split.tolist()).toEqual([
+      [
+        [0, 3],
+        [6, 9],
+      ],
+      [
+        [1, 4],
+        [7, 10],
+      ],
+      [
+        [2, 5],
+        [8, 11],
+      ],
+    ]);
   });
 
   it("infers -1 and checks sizes with torch's messages", () => {
@@ -97,27 +110,39 @@ describe('dimension views', () => {
     expect(a.slice(0, 1).flatten().storage).toBe(a.storage);
     expect(a.transpose(0, 1).flatten(1).storage).not.toBe(a.storage);
     expect(() => a.flatten(2, 1)).toThrow('flatten() has invalid args: start_dim cannot come after end_dim');
-    expect(() => grid([2]).unsqueeze(-3)).toThrow('Dimension out of range (expected to be in range of [-2, 1], but got -3)');
+    expect(() => grid([2]).unsqueeze(-3)).toThrow(
+      'Dimension out of range (expected to be in range of [-2, 1], but got -3)',
+    );
     expect(() => grid([2, 3]).squeeze(2)).toThrow('Dimension out of range');
   });
 
   it('expand broadcasts with stride 0, -1 keeps a dim', () => {
     const e = tensor([[1], [2]]).expand([2, 3]);
     expect(e.strides).toEqual([1, 0]);
-    expect(e.tolist()).toEqual([[1, 1, 1], [2, 2, 2]]);
+    expect(e.tolist()).toEqual([
+      [1, 1, 1],
+      [2, 2, 2],
+    ]);
     const lead = tensor([1, 2]).expand([3, -1]);
     expect(lead.shape).toEqual([3, 2]);
     expect(lead.strides).toEqual([0, 1]);
-    expect(tensor(5).expand([2, 2]).tolist()).toEqual([[5, 5], [5, 5]]);
+    expect(tensor(5).expand([2, 2]).tolist()).toEqual([
+      [5, 5],
+      [5, 5],
+    ]);
     expect(zeros([1]).expand([0]).shape).toEqual([0]);
   });
 
-  it("expand rejects what torch rejects, with its messages", () => {
+  it('expand rejects what torch rejects, with its messages', () => {
     expect(() => tensor([1, 2]).expand([3])).toThrow(
       'The expanded size of the tensor (3) must match the existing size (2) at non-singleton dimension 0.  Target sizes: [3].  Tensor sizes: [2]',
     );
-    expect(() => tensor([1, 2]).expand([-1, 2])).toThrow("The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension 0");
-    expect(() => zeros([2, 2]).expand([2])).toThrow('the number of sizes provided (1) must be greater or equal to the number of dimensions in the tensor (2)');
+    expect(() => tensor([1, 2]).expand([-1, 2])).toThrow(
+      "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension 0",
+    );
+    expect(() => zeros([2, 2]).expand([2])).toThrow(
+      'the number of sizes provided (1) must be greater or equal to the number of dimensions in the tensor (2)',
+    );
     expect(() => zeros([1]).expand([-2])).toThrow('invalid size -2');
   });
 });
@@ -125,10 +150,19 @@ describe('dimension views', () => {
 describe('slicing views', () => {
   it('narrow, slice (Python rules), select, matching PyTorch', () => {
     const a = grid([4, 3]);
-    expect(a.narrow(0, 1, 2).tolist()).toEqual([[3, 4, 5], [6, 7, 8]]);
+    expect(a.narrow(0, 1, 2).tolist()).toEqual([
+      [3, 4, 5],
+      [6, 7, 8],
+    ]);
     expect(a.narrow(0, -1, 1).tolist()).toEqual([[9, 10, 11]]);
-    expect(a.slice(0, -2).tolist()).toEqual([[6, 7, 8], [9, 10, 11]]);
-    expect(a.slice(0, 0, 100, 3).tolist()).toEqual([[0, 1, 2], [9, 10, 11]]);
+    expect(a.slice(0, -2).tolist()).toEqual([
+      [6, 7, 8],
+      [9, 10, 11],
+    ]);
+    expect(a.slice(0, 0, 100, 3).tolist()).toEqual([
+      [0, 1, 2],
+      [9, 10, 11],
+    ]);
     expect(a.slice(1, 5, 9).shape).toEqual([4, 0]);
     expect(a.slice(0, 3, 1).shape).toEqual([0, 3]);
     expect(a.slice(0)).toBe(a);
@@ -136,7 +170,16 @@ describe('slicing views', () => {
     expect(r.slice(0, -7, -2, 2).tolist()).toEqual([3, 5, 7]);
     expect(r.slice(0, 3, 100, 4).tolist()).toEqual([3, 7]);
     expect(r.slice(0, -100, 2).tolist()).toEqual([0, 1]);
-    expect(x234().slice(1, 1).slice(2, null, null, 2).tolist()).toEqual([[[4, 6], [8, 10]], [[16, 18], [20, 22]]]);
+    expect(x234().slice(1, 1).slice(2, null, null, 2).tolist()).toEqual([
+      [
+        [4, 6],
+        [8, 10],
+      ],
+      [
+        [16, 18],
+        [20, 22],
+      ],
+    ]);
     expect(a.select(1, -1).tolist()).toEqual([2, 5, 8, 11]);
     expect(a.select(0, 2).storage).toBe(a.storage);
   });
@@ -159,23 +202,42 @@ describe('slicing views', () => {
 describe('view kernels', () => {
   it('never touch the data, so one implementation serves every device (See Note [View kernels are device-agnostic])', () => {
     const kernels = new Map(viewKernels('gpu').map((k) => [k.kernelName, k.kernelFunc]));
-    expect([...kernels.keys()]).toEqual([KernelNames.Reshape, KernelNames.Permute, KernelNames.Expand, KernelNames.Slice]);
+    expect([...kernels.keys()]).toEqual([
+      KernelNames.Reshape,
+      KernelNames.Permute,
+      KernelNames.Expand,
+      KernelNames.Slice,
+    ]);
     const onGpu = new Tensor(new Storage(device('gpu:0'), 'float32', 6, null), [2, 3]);
     const [r] = kernels.get(KernelNames.Reshape)!([onGpu], { shape: [3, 2] });
     const [p] = kernels.get(KernelNames.Permute)!([onGpu], { dims: [1, 0] });
     const [e] = kernels.get(KernelNames.Expand)!([new Tensor(onGpu.storage, [1, 3], [3, 1])], { shape: [4, 3] });
     const [s] = kernels.get(KernelNames.Slice)!([onGpu], { dim: 1, start: 1, end: 3, step: 2 });
     expect([r!.storage, p!.storage, e!.storage, s!.storage].every((st) => st === onGpu.storage)).toBe(true);
-    expect([r!.strides, p!.strides, e!.strides, s!.strides]).toEqual([[2, 1], [1, 3], [0, 1], [3, 2]]);
+    expect([r!.strides, p!.strides, e!.strides, s!.strides]).toEqual([
+      [2, 1],
+      [1, 3],
+      [0, 1],
+      [3, 2],
+    ]);
     expect([s!.shape, s!.offset]).toEqual([[2, 1], 1]);
   });
 });
 
 describe('properties', () => {
   const shapeArb = fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 4 });
-  const permuted = shapeArb.chain((s) => fc.tuple(fc.constant(s), fc.shuffledSubarray(s.map((_, i) => i), { minLength: s.length, maxLength: s.length })));
+  const permuted = shapeArb.chain((s) =>
+    fc.tuple(
+      fc.constant(s),
+      fc.shuffledSubarray(
+        s.map((_, i) => i),
+        { minLength: s.length, maxLength: s.length },
+      ),
+    ),
+  );
   /** A strided view of a grid: permuted, then sliced with a step along its first dim. */
-  const strided = (shape: number[], perm: number[], step: number): Tensor => grid(shape).permute(perm).slice(0, null, null, step);
+  const strided = (shape: number[], perm: number[], step: number): Tensor =>
+    grid(shape).permute(perm).slice(0, null, null, step);
 
   it('a view and its contiguous copy read equal', () => {
     fc.assert(
@@ -191,14 +253,19 @@ describe('properties', () => {
 
   it('transposing twice is the identity (same storage, strides and values)', () => {
     fc.assert(
-      fc.property(shapeArb.filter((s) => s.length >= 2), fc.nat(), fc.nat(), (shape, i, j) => {
-        const a = grid(shape);
-        const [d0, d1] = [i % shape.length, j % shape.length];
-        const back = a.transpose(d0, d1).transpose(d0, d1);
-        expect(back.storage).toBe(a.storage);
-        expect(back.strides).toEqual(a.strides);
-        expect(back.tolist()).toEqual(a.tolist());
-      }),
+      fc.property(
+        shapeArb.filter((s) => s.length >= 2),
+        fc.nat(),
+        fc.nat(),
+        (shape, i, j) => {
+          const a = grid(shape);
+          const [d0, d1] = [i % shape.length, j % shape.length];
+          const back = a.transpose(d0, d1).transpose(d0, d1);
+          expect(back.storage).toBe(a.storage);
+          expect(back.strides).toEqual(a.strides);
+          expect(back.tolist()).toEqual(a.tolist());
+        },
+      ),
     );
   });
 
@@ -206,7 +273,12 @@ describe('properties', () => {
     fc.assert(
       fc.property(permuted, ([shape, perm]) => {
         const v = grid(shape).permute(perm);
-        expect(v.reshape([-1]).reshape(v.shape as number[]).tolist()).toEqual(v.tolist());
+        expect(
+          v
+            .reshape([-1])
+            .reshape(v.shape as number[])
+            .tolist(),
+        ).toEqual(v.tolist());
         expect(v.flatten().tolist()).toEqual(v.contiguous().view([-1]).tolist());
       }),
     );

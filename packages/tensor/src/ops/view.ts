@@ -34,7 +34,8 @@ export function inferSize(shape: readonly number[], numel: number): number[] {
         `cannot reshape tensor of 0 elements into shape ${fmtShape(shape)} because the unspecified dimension size -1 can be any value and is ambiguous`,
       );
     }
-    if (known === 0 || numel % known !== 0) throw new TensorError('INVALID_SHAPE', `shape '${fmtShape(shape)}' is invalid for input of size ${numel}`);
+    if (known === 0 || numel % known !== 0)
+      throw new TensorError('INVALID_SHAPE', `shape '${fmtShape(shape)}' is invalid for input of size ${numel}`);
     out[infer] = numel / known;
   } else if (known !== numel) {
     throw new TensorError('INVALID_SHAPE', `shape '${fmtShape(shape)}' is invalid for input of size ${numel}`);
@@ -69,7 +70,8 @@ export function permute(x: Tensor, dims: readonly number[]): Tensor {
     );
   }
   const norm = dims.map((d) => normalizeDim(d, x.ndim));
-  if (new Set(norm).size !== norm.length) throw new TensorError('INVALID_DIM', 'permute(): duplicate dims are not allowed.');
+  if (new Set(norm).size !== norm.length)
+    throw new TensorError('INVALID_DIM', 'permute(): duplicate dims are not allowed.');
   return norm.every((d, i) => d === i) ? x : runKernel1(K.Permute, [x], { dims: norm });
 }
 
@@ -83,14 +85,19 @@ export function transpose(x: Tensor, dim0: number, dim1: number): Tensor {
 
 /** Transpose of a tensor with at most 2 dims (0-D and 1-D tensors are returned as they are). */
 export function t(x: Tensor): Tensor {
-  if (x.ndim > 2) throw new TensorError('INVALID_DIM', `t() expects a tensor with <= 2 dimensions, but self is ${x.ndim}D`);
+  if (x.ndim > 2)
+    throw new TensorError('INVALID_DIM', `t() expects a tensor with <= 2 dimensions, but self is ${x.ndim}D`);
   return x.ndim < 2 ? x : transpose(x, 0, 1);
 }
 
 /** Removes size-1 dims: all of them, or those among `dim` (others are left, as in torch). */
 export function squeeze(x: Tensor, dim?: number | readonly number[]): Tensor {
-  const dims = dim === undefined ? null : new Set((typeof dim === 'number' ? [dim] : dim).map((d) => normalizeDim(d, x.ndim)));
-  return reshape(x, x.shape.filter((s, i) => !(s === 1 && (dims === null || dims.has(i)))));
+  const dims =
+    dim === undefined ? null : new Set((typeof dim === 'number' ? [dim] : dim).map((d) => normalizeDim(d, x.ndim)));
+  return reshape(
+    x,
+    x.shape.filter((s, i) => !(s === 1 && (dims === null || dims.has(i)))),
+  );
 }
 
 export function unsqueeze(x: Tensor, dim: number): Tensor {
@@ -110,10 +117,14 @@ export function expand(x: Tensor, shape: readonly number[]): Tensor {
   const target = shape.map((s, i) => {
     const own = i < lead ? undefined : x.shape[i - lead]!;
     if (own === undefined && s < 0) {
-      throw new TensorError('INVALID_SHAPE', `The expanded size of the tensor (${s}) isn't allowed in a leading, non-existing dimension ${i}`);
+      throw new TensorError(
+        'INVALID_SHAPE',
+        `The expanded size of the tensor (${s}) isn't allowed in a leading, non-existing dimension ${i}`,
+      );
     }
     if (s === -1) return own!;
-    if (!Number.isInteger(s) || s < 0) throw new TensorError('INVALID_SHAPE', `expand: invalid size ${s} at dimension ${i} of ${fmtShape(shape)}`);
+    if (!Number.isInteger(s) || s < 0)
+      throw new TensorError('INVALID_SHAPE', `expand: invalid size ${s} at dimension ${i} of ${fmtShape(shape)}`);
     if (own !== undefined && own !== 1 && own !== s) {
       throw new TensorError(
         'INVALID_SHAPE',
@@ -138,7 +149,8 @@ export function flatten(x: Tensor, startDim = 0, endDim = -1): Tensor {
 export function slice(x: Tensor, dim: number, start?: number | null, end?: number | null, step = 1): Tensor {
   if (x.ndim === 0) throw new TensorError('INVALID_DIM', 'slice() cannot be applied to a 0-dim tensor.');
   const d = normalizeDim(dim, x.ndim);
-  if (!Number.isInteger(step) || step <= 0) throw new TensorError('INVALID_ARGUMENT', `slice step must be positive, got ${step}`);
+  if (!Number.isInteger(step) || step <= 0)
+    throw new TensorError('INVALID_ARGUMENT', `slice step must be positive, got ${step}`);
   const size = x.shape[d]!;
   const bound = (v: number, what: string) => {
     if (!Number.isInteger(v)) throw new TensorError('INVALID_ARGUMENT', `slice ${what} must be an integer, got ${v}`);
@@ -156,7 +168,10 @@ export function narrow(x: Tensor, dim: number, start: number, length: number): T
   const d = normalizeDim(dim, x.ndim);
   const size = x.shape[d]!;
   if (!Number.isInteger(start) || start < -size || start > size) {
-    throw new TensorError('INDEX_OUT_OF_RANGE', `start out of range (expected to be in range of [${-size}, ${size}], but got ${start})`);
+    throw new TensorError(
+      'INDEX_OUT_OF_RANGE',
+      `start out of range (expected to be in range of [${-size}, ${size}], but got ${start})`,
+    );
   }
   const s = start < 0 ? start + size : start;
   if (!Number.isInteger(length) || length < 0 || s + length > size) {
@@ -171,7 +186,10 @@ export function select(x: Tensor, dim: number, index: number): Tensor {
   const d = normalizeDim(dim, x.ndim);
   const size = x.shape[d]!;
   if (!Number.isInteger(index) || index < -size || index >= size) {
-    throw new TensorError('INDEX_OUT_OF_RANGE', `select(): index ${index} out of range for tensor of size ${fmtShape(x.shape)} at dimension ${d}`);
+    throw new TensorError(
+      'INDEX_OUT_OF_RANGE',
+      `select(): index ${index} out of range for tensor of size ${fmtShape(x.shape)} at dimension ${d}`,
+    );
   }
   const i = index < 0 ? index + size : index;
   return runKernel1(K.Reshape, [narrow(x, d, i, 1)], { shape: x.shape.filter((_, k) => k !== d) });

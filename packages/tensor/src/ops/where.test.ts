@@ -33,7 +33,11 @@ describe('where', () => {
   });
 
   it("refuses a non-bool condition with PyTorch's message", () => {
-    expect(() => where(tensor([1]), 1, 0)).toThrow('where expected condition to be a boolean tensor, but got a tensor with dtype Float');
-    expect(() => where(cond(), tensor([1, 2]), 0)).toThrow('The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0');
+    expect(() => where(tensor([1]), 1, 0)).toThrow(
+      'where expected condition to be a boolean tensor, but got a tensor with dtype Float',
+    );
+    expect(() => where(cond(), tensor([1, 2]), 0)).toThrow(
+      'The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 0',
+    );
   });
 });

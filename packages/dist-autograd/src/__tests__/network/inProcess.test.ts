@@ -13,9 +13,16 @@ describe('the parameter-server training in one process (worker threads) and in t
   it('ends with the same final parameters, bit for bit', async () => {
     const es = await loopbackRun(procs);
     const params = okResult(es[0]!).params;
-    const threads = (await runWorkers({ scenario: new URL('./psTraining.ts', import.meta.url), worldSize: 3, extra: TRAINING, timeoutMs: 60_000 })) as TrainingResult[];
+    const threads = (await runWorkers({
+      scenario: new URL('./psTraining.ts', import.meta.url),
+      worldSize: 3,
+      extra: TRAINING,
+      timeoutMs: 60_000,
+    })) as TrainingResult[];
     expect(threads.map((t) => t.ok)).toEqual([true, true, true]);
     expect((threads[0] as Extract<TrainingResult, { ok: true }>).params).toEqual(params);
-    expect(threads.slice(1).map((t) => (t as Extract<TrainingResult, { ok: true }>).losses)).toEqual(es.slice(1).map((e) => okResult(e).losses));
+    expect(threads.slice(1).map((t) => (t as Extract<TrainingResult, { ok: true }>).losses)).toEqual(
+      es.slice(1).map((e) => okResult(e).losses),
+    );
   }, 120_000);
 });

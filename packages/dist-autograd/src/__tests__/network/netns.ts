@@ -21,7 +21,9 @@ export function netnsRefusal(): string | null {
     ip('netns', 'add', probe);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    return err.code === 'ENOENT' ? 'the `ip` command (iproute2) is not installed' : `\`ip netns add\` is not permitted here: ${err.message}`;
+    return err.code === 'ENOENT'
+      ? 'the `ip` command (iproute2) is not installed'
+      : `\`ip netns add\` is not permitted here: ${err.message}`;
   }
   try {
     ip('netns', 'exec', probe, 'ip', 'link', 'set', 'lo', 'up');
@@ -80,7 +82,9 @@ export function createNetwork(n: number): Network {
     hub,
     traffic: () =>
       hosts.map((_, i) => {
-        const [stats] = JSON.parse(ip('-n', hub, '-j', '-s', 'link', 'show', `v${i}`)) as { stats64: { rx: { bytes: number }; tx: { bytes: number } } }[];
+        const [stats] = JSON.parse(ip('-n', hub, '-j', '-s', 'link', 'show', `v${i}`)) as {
+          stats64: { rx: { bytes: number }; tx: { bytes: number } };
+        }[];
         return { rx: stats!.stats64.rx.bytes, tx: stats!.stats64.tx.bytes };
       }),
     remove: () => {

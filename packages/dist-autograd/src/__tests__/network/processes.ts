@@ -7,7 +7,9 @@ import type { TrainingEvent, TrainingResult } from './psTraining.js';
 const packageDir = fileURLToPath(new URL('../../../', import.meta.url));
 const script = fileURLToPath(new URL('./psWorker.ts', import.meta.url));
 
-export type Line = (TrainingEvent | ({ event: 'result' } & TrainingResult) | { event: 'deadline'; rank: number }) & { at: number };
+export type Line = (TrainingEvent | ({ event: 'result' } & TrainingResult) | { event: 'deadline'; rank: number }) & {
+  at: number;
+};
 
 export interface Exit {
   code: number | null;
@@ -34,7 +36,16 @@ export class WorkerProcess {
     /** a command to run node under, e.g. ['ip', 'netns', 'exec', 'ns1'] */
     prefix: string[] = [],
   ) {
-    const argv = [process.execPath, '--conditions=source', '--import', 'tsx', script, '--rank', String(rank), ...Object.entries(args).flatMap(([k, v]) => [`--${k}`, String(v)])];
+    const argv = [
+      process.execPath,
+      '--conditions=source',
+      '--import',
+      'tsx',
+      script,
+      '--rank',
+      String(rank),
+      ...Object.entries(args).flatMap(([k, v]) => [`--${k}`, String(v)]),
+    ];
     const t0 = performance.now();
     const [command, ...rest] = [...prefix, ...argv];
     this.child = spawn(command!, rest, { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -55,7 +66,14 @@ export class WorkerProcess {
         this.alive = false;
         for (const f of this.listeners) f();
         const r = this.lines.find((l) => l.event === 'result') as (TrainingResult & { event: 'result' }) | undefined;
-        resolve({ code, signal, result: r ?? null, lines: this.lines, stderr: this.stderr, ms: performance.now() - t0 });
+        resolve({
+          code,
+          signal,
+          result: r ?? null,
+          lines: this.lines,
+          stderr: this.stderr,
+          ms: performance.now() - t0,
+        });
       });
     });
   }
@@ -70,9 +88,15 @@ export class WorkerProcess {
       const check = () => {
         const hit = this.lines.find(match);
         if (hit) return done(() => resolve(hit));
-        if (!this.alive) done(() => reject(new Error(`rank ${this.rank} exited without the line awaited; stderr: ${this.stderr.slice(-2000)}`)));
+        if (!this.alive)
+          done(() =>
+            reject(new Error(`rank ${this.rank} exited without the line awaited; stderr: ${this.stderr.slice(-2000)}`)),
+          );
       };
-      const timer = setTimeout(() => done(() => reject(new Error(`rank ${this.rank}: no such line within ${timeoutMs} ms`))), timeoutMs);
+      const timer = setTimeout(
+        () => done(() => reject(new Error(`rank ${this.rank}: no such line within ${timeoutMs} ms`))),
+        timeoutMs,
+      );
       const done = (f: () => void) => {
         clearTimeout(timer);
         this.listeners.delete(check);
@@ -111,7 +135,13 @@ export async function exits(procs: WorkerProcess[], timeoutMs: number): Promise<
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      const last = procs.map((p) => `rank ${p.rank}: ${p.lines.slice(-4).map((l) => JSON.stringify(l).slice(0, 300)).join(' ')} ${p.stderr.slice(-500)}`);
+      const last = procs.map(
+        (p) =>
+          `rank ${p.rank}: ${p.lines
+            .slice(-4)
+            .map((l) => JSON.stringify(l).slice(0, 300))
+            .join(' ')} ${p.stderr.slice(-500)}`,
+      );
       reject(new Error(`workers still running after ${timeoutMs} ms\n${last.join('\n')}`));
     }, timeoutMs);
   });
@@ -124,7 +154,11 @@ export async function exits(procs: WorkerProcess[], timeoutMs: number): Promise<
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? Number.NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  return s.length === 0
+    ? Number.NaN
+    : s.length % 2
+      ? s[(s.length - 1) / 2]!
+      : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
 /** The training every network spec runs (psTraining.ts): steps per trainer and seed. */
@@ -133,18 +167,29 @@ export const TRAINING = { steps: 8, seed: 7 } as const;
 /** Three worker processes on loopback, each listening on a port of its own; rank 0 serves the rendezvous. */
 export async function loopbackRun(procs: WorkerProcesses, args: Record<string, string | number> = {}): Promise<Exit[]> {
   const [store, ...ports] = await freePorts(4);
-  const workers = [0, 1, 2].map((r) => procs.start(r, { initMethod: `tcp://127.0.0.1:${store}`, listenAddress: `tcp://127.0.0.1:${ports[r]}`, ...TRAINING, ...args }));
+  const workers = [0, 1, 2].map((r) =>
+    procs.start(r, {
+      initMethod: `tcp://127.0.0.1:${store}`,
+      listenAddress: `tcp://127.0.0.1:${ports[r]}`,
+      ...TRAINING,
+      ...args,
+    }),
+  );
   return exits(workers, 60_000);
 }
 
 /** `n` distinct free ports (held open together while they are picked). */
 export async function freePorts(n: number, host = '127.0.0.1'): Promise<number[]> {
   const servers = await Promise.all(
-    Array.from({ length: n }, () => new Promise<Server>((resolve, reject) => {
-      const srv = createServer();
-      srv.on('error', reject);
-      srv.listen(0, host, () => resolve(srv));
-    })),
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<Server>((resolve, reject) => {
+          const srv = createServer();
+          srv.on('error', reject);
+          srv.listen(0, host, () => resolve(srv));
+        }),
+    ),
   );
   const ports = servers.map((s) => (s.address() as { port: number }).port);
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
@@ -153,7 +198,10 @@ export async function freePorts(n: number, host = '127.0.0.1'): Promise<number[]
 
 /** The successful result of a worker (fails the spec with the worker's result and stderr otherwise). */
 export function okResult(e: Exit): Extract<TrainingResult, { ok: true }> {
-  expect(e.result, `exit ${e.code}/${e.signal}: ${JSON.stringify(e.result)}; stderr: ${e.stderr.slice(-3000)}`).toMatchObject({ ok: true });
+  expect(
+    e.result,
+    `exit ${e.code}/${e.signal}: ${JSON.stringify(e.result)}; stderr: ${e.stderr.slice(-3000)}`,
+  ).toMatchObject({ ok: true });
   return e.result as Extract<TrainingResult, { ok: true }>;
 }
 

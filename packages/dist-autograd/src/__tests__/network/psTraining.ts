@@ -1,6 +1,15 @@
 import { manualSeed, randn, tensor, toTypedArray, type Tensor } from '@wiregrad/autograd';
 import { SGD } from '@wiregrad/nn/optim';
-import { RRef, getWorkerInfos, initRpc, maybeRpcState, onWorkerLeave, register, rpcSync, shutdown } from '@wiregrad/rpc';
+import {
+  RRef,
+  getWorkerInfos,
+  initRpc,
+  maybeRpcState,
+  onWorkerLeave,
+  register,
+  rpcSync,
+  shutdown,
+} from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context } from '@wiregrad/dist-autograd';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
 
@@ -126,7 +135,12 @@ register('net.abort', (rank: number, message: string) => {
 // ---- both sides ---------------------------------------------------------------------------
 
 /** The trainers' target: a fixed teacher network. */
-const TEACHER = tensor([[0.5, -1, 0.25], [1, 0.5, -0.5], [-0.75, 0.25, 1], [0.3, -0.2, 0.6]]);
+const TEACHER = tensor([
+  [0.5, -1, 0.25],
+  [1, 0.5, -0.5],
+  [-0.75, 0.25, 1],
+  [0.3, -0.2, 0.6],
+]);
 
 /** What this worker is doing now (reported with a failure). */
 let phase = 'init';
@@ -138,7 +152,12 @@ function enter(p: string, step = -1): void {
 
 function errorInfo(e: unknown): ErrorInfo {
   const err = e as { name?: string; code?: unknown; message?: string };
-  return { name: String(err?.name ?? 'Error'), code: typeof err?.code === 'string' ? err.code : null, message: String(err?.message ?? e), during: phase };
+  return {
+    name: String(err?.name ?? 'Error'),
+    code: typeof err?.code === 'string' ? err.code : null,
+    message: String(err?.message ?? e),
+    during: phase,
+  };
 }
 
 async function runPs(o: TrainingOptions): Promise<TrainingResult> {
@@ -218,7 +237,11 @@ export async function train(o: TrainingOptions): Promise<TrainingResult> {
     await initRpc(workerName(o.rank), {
       rank: o.rank,
       worldSize: WORLD_SIZE,
-      backendOptions: { initMethod: o.initMethod, rpcTimeout: o.rpcTimeout ?? 30, ...(o.listenAddress ? { listenAddress: o.listenAddress } : {}) },
+      backendOptions: {
+        initMethod: o.initMethod,
+        rpcTimeout: o.rpcTimeout ?? 30,
+        ...(o.listenAddress ? { listenAddress: o.listenAddress } : {}),
+      },
     });
     o.onEvent?.({ event: 'ready', rank: o.rank });
     result = o.rank === 0 ? await runPs(o) : await runTrainer(o);

@@ -11,7 +11,8 @@ import { train, type TrainingOptions } from './psTraining.js';
 const args = new Map<string, string>();
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i += 2) {
-  if (!argv[i]!.startsWith('--') || argv[i + 1] === undefined) throw new Error(`bad argument ${argv[i]}; usage: --name value ...`);
+  if (!argv[i]!.startsWith('--') || argv[i + 1] === undefined)
+    throw new Error(`bad argument ${argv[i]}; usage: --name value ...`);
   args.set(argv[i]!.slice(2), argv[i + 1]!);
 }
 const num = (k: string) => (args.has(k) ? Number(args.get(k)) : undefined);
@@ -23,10 +24,13 @@ async function exit(code: number): Promise<never> {
   process.exit(code);
 }
 
-const deadline = setTimeout(() => {
-  print({ event: 'deadline', rank: num('rank') });
-  void exit(3);
-}, num('deadlineMs') ?? 120_000);
+const deadline = setTimeout(
+  () => {
+    print({ event: 'deadline', rank: num('rank') });
+    void exit(3);
+  },
+  num('deadlineMs') ?? 120_000,
+);
 deadline.unref();
 process.on('SIGTERM', () => void exit(143));
 

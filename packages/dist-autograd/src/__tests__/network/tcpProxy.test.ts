@@ -3,7 +3,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TcpProxy } from './tcpProxy.js';
 
 /** An echo server that counts its connections and what it received. */
-async function echoServer(): Promise<{ server: Server; port: number; sockets: Set<Socket>; accepted: () => number; received: () => number }> {
+async function echoServer(): Promise<{
+  server: Server;
+  port: number;
+  sockets: Set<Socket>;
+  accepted: () => number;
+  received: () => number;
+}> {
   const sockets = new Set<Socket>();
   let accepted = 0;
   let received = 0;
@@ -19,7 +25,13 @@ async function echoServer(): Promise<{ server: Server; port: number; sockets: Se
     s.on('close', () => sockets.delete(s));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, port: (server.address() as { port: number }).port, sockets, accepted: () => accepted, received: () => received };
+  return {
+    server,
+    port: (server.address() as { port: number }).port,
+    sockets,
+    accepted: () => accepted,
+    received: () => received,
+  };
 }
 
 function dial(port: number): Promise<Socket> {
@@ -49,11 +61,12 @@ function readBytes(s: Socket, bytes: number): Promise<Buffer> {
   });
 }
 
-const closeEvent = (s: Socket) => new Promise<{ hadError: boolean; error: string | null }>((resolve) => {
-  let error: string | null = null;
-  s.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
-  s.once('close', (hadError) => resolve({ hadError, error }));
-});
+const closeEvent = (s: Socket) =>
+  new Promise<{ hadError: boolean; error: string | null }>((resolve) => {
+    let error: string | null = null;
+    s.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
+    s.once('close', (hadError) => resolve({ hadError, error }));
+  });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -65,7 +78,10 @@ describe('TcpProxy (network test helper)', () => {
 
   async function setup(latencyMs: number) {
     const echo = await echoServer();
-    cleanup.push(() => new Promise((r) => echo.server.close(r)), () => echo.sockets.forEach((s) => s.destroy()));
+    cleanup.push(
+      () => new Promise((r) => echo.server.close(r)),
+      () => echo.sockets.forEach((s) => s.destroy()),
+    );
     const proxy = new TcpProxy({ target: { host: '127.0.0.1', port: echo.port }, latencyMs });
     await proxy.start();
     cleanup.push(() => proxy.close());
@@ -92,7 +108,9 @@ describe('TcpProxy (network test helper)', () => {
     expect(proxied).toBeGreaterThanOrEqual(40);
     expect(proxied - direct).toBeGreaterThanOrEqual(39);
     expect(proxied - direct).toBeLessThan(40 + 60); // timer slack on a loaded machine
-    console.log(`tcpProxy: median round trip direct ${direct.toFixed(2)} ms, through a 20 ms proxy ${proxied.toFixed(2)} ms`);
+    console.log(
+      `tcpProxy: median round trip direct ${direct.toFixed(2)} ms, through a 20 ms proxy ${proxied.toFixed(2)} ms`,
+    );
   });
 
   it('keeps byte order across many writes of random sizes, in both directions, and forwards a half close', async () => {
@@ -102,7 +120,8 @@ describe('TcpProxy (network test helper)', () => {
     let seed = 12345;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
     const chunks: Buffer[] = [];
-    for (let i = 0; i < 400; i++) chunks.push(Buffer.from(Array.from({ length: 1 + (next() % 3000) }, () => next() % 256)));
+    for (let i = 0; i < 400; i++)
+      chunks.push(Buffer.from(Array.from({ length: 1 + (next() % 3000) }, () => next() % 256)));
     const sent = Buffer.concat(chunks);
     const received = readBytes(s, sent.length);
     const ended = new Promise<void>((r) => s.once('end', () => r()));
@@ -122,7 +141,10 @@ describe('TcpProxy (network test helper)', () => {
     const { echo, proxy } = await setup(10);
     const a = await dial(proxy.port);
     const b = await dial(proxy.port);
-    cleanup.push(() => a.destroy(), () => b.destroy());
+    cleanup.push(
+      () => a.destroy(),
+      () => b.destroy(),
+    );
     a.write('x');
     b.write('y');
     await Promise.all([readBytes(a, 1), readBytes(b, 1)]);

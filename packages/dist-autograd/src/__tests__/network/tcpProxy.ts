@@ -133,7 +133,13 @@ export class TcpProxy {
     const upstream = connect({ host: this.opts.target.host, port: this.opts.target.port, allowHalfOpen: true });
     upstream.setNoDelay(true);
     const latency = this.opts.latencyMs ?? 0;
-    const link: Link = { client, upstream, up: new DelayLine(upstream, latency), down: new DelayLine(client, latency), closed: 0 };
+    const link: Link = {
+      client,
+      upstream,
+      up: new DelayLine(upstream, latency),
+      down: new DelayLine(client, latency),
+      closed: 0,
+    };
     this.links.add(link);
     client.on('data', (chunk) => {
       this.stats.bytesUp += chunk.length;
@@ -159,7 +165,8 @@ export class TcpProxy {
 
   private watch(direction: 'up' | 'down', bytes: number): void {
     if (this.dataWatchers.length === 0) return;
-    const fires = (w: (typeof this.dataWatchers)[number]) => bytes >= w.minBytes && (w.direction === 'both' || w.direction === direction);
+    const fires = (w: (typeof this.dataWatchers)[number]) =>
+      bytes >= w.minBytes && (w.direction === 'both' || w.direction === direction);
     const firing = this.dataWatchers.filter(fires);
     this.dataWatchers = this.dataWatchers.filter((w) => !fires(w));
     for (const w of firing) w.fire();
@@ -197,7 +204,11 @@ export class TcpProxy {
    */
   cutOnNextData(opts: { minBytes: number; direction?: Direction; refuseMs?: number }): Promise<number> {
     return new Promise((resolve) => {
-      this.dataWatchers.push({ minBytes: opts.minBytes, direction: opts.direction ?? 'both', fire: () => resolve(this.cut(opts)) });
+      this.dataWatchers.push({
+        minBytes: opts.minBytes,
+        direction: opts.direction ?? 'both',
+        fire: () => resolve(this.cut(opts)),
+      });
     });
   }
 

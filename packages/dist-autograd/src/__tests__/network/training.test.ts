@@ -1,5 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { exits, freePorts, loopbackRun, median, okResult, trainerStepMs, TRAINING, WorkerProcesses, type Exit, type Line, type WorkerProcess } from './processes.js';
+import {
+  exits,
+  freePorts,
+  loopbackRun,
+  median,
+  okResult,
+  trainerStepMs,
+  TRAINING,
+  WorkerProcesses,
+  type Exit,
+  type Line,
+  type WorkerProcess,
+} from './processes.js';
 import { RendezvousRelay } from './rendezvousRelay.js';
 import { TcpProxy } from './tcpProxy.js';
 
@@ -33,17 +45,31 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
    * worker's proxy. The rendezvous goes through a RendezvousRelay that hands out the proxies'
    * addresses (Note [Proxies between workers]).
    */
-  async function proxiedRun(o: { latencyMs: number; args?: Record<string, number>; during?: (w: WorkerProcess[], proxies: TcpProxy[]) => Promise<void> }) {
+  async function proxiedRun(o: {
+    latencyMs: number;
+    args?: Record<string, number>;
+    during?: (w: WorkerProcess[], proxies: TcpProxy[]) => Promise<void>;
+  }) {
     const ranks = [0, 1, 2];
     // every port picked at once, so none of them is picked twice: the store, the relay, the workers, their proxies
     const [store, relayPort, ...rest] = await freePorts(8);
     const ports = rest.slice(0, 3);
-    const proxies = ports.map((port, r) => new TcpProxy({ target: { host: LOCAL, port }, listen: { host: LOCAL, port: rest[3 + r]! }, latencyMs: o.latencyMs }));
+    const proxies = ports.map(
+      (port, r) =>
+        new TcpProxy({
+          target: { host: LOCAL, port },
+          listen: { host: LOCAL, port: rest[3 + r]! },
+          latencyMs: o.latencyMs,
+        }),
+    );
     for (const p of proxies) {
       closers.push(() => p.close());
       await p.start();
     }
-    const relay = new RendezvousRelay(`tcp://${LOCAL}:${store}`, new Map(ports.map((port, r) => [`tcp://${LOCAL}:${port}`, proxies[r]!.address])));
+    const relay = new RendezvousRelay(
+      `tcp://${LOCAL}:${store}`,
+      new Map(ports.map((port, r) => [`tcp://${LOCAL}:${port}`, proxies[r]!.address])),
+    );
     await relay.start(`tcp://${LOCAL}:${relayPort}`);
     closers.push(() => relay.close());
     const workers = ranks.map((r) =>
@@ -55,7 +81,10 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
       }),
     );
     // whatever `during` does, wait for the workers first (a failure of it is thrown after)
-    const during = o.during?.(workers, proxies).then(() => null, (e: unknown) => e);
+    const during = o.during?.(workers, proxies).then(
+      () => null,
+      (e: unknown) => e,
+    );
     const es = await exits(workers, 90_000);
     expect(relay.error).toBeNull();
     const failed = await during;
@@ -76,7 +105,9 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
       expect(losses).toHaveLength(STEPS);
       expect((losses[STEPS - 1]! + losses[STEPS - 2]!) / 2).toBeLessThan(losses[0]!);
     }
-    console.log(`loopback: trainer step ${median(loopbackStepMs).toFixed(1)} ms median (${Math.min(...loopbackStepMs).toFixed(1)}-${Math.max(...loopbackStepMs).toFixed(1)})`);
+    console.log(
+      `loopback: trainer step ${median(loopbackStepMs).toFixed(1)} ms median (${Math.min(...loopbackStepMs).toFixed(1)}-${Math.max(...loopbackStepMs).toFixed(1)})`,
+    );
   }, 120_000);
 
   it('b. with 20 ms added each way between workers, training completes with the same final parameters', async () => {
@@ -93,12 +124,22 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
     // a step is at least three round trips to the ps (forward, gradients, optimizer), each 2 x 20 ms longer now
     const steps = trainerStepMs(es);
     expect(Math.min(...steps)).toBeGreaterThanOrEqual(3 * 40);
-    console.log(`20 ms proxy: trainer step ${median(steps).toFixed(1)} ms median (${Math.min(...steps).toFixed(1)}-${Math.max(...steps).toFixed(1)}); loopback ${median(loopbackStepMs).toFixed(1)} ms`);
+    console.log(
+      `20 ms proxy: trainer step ${median(steps).toFixed(1)} ms median (${Math.min(...steps).toFixed(1)}-${Math.max(...steps).toFixed(1)}); loopback ${median(loopbackStepMs).toFixed(1)} ms`,
+    );
   }, 120_000);
 
   /** The events of the run after `t0`, for a failure message. */
   const story = (es: Exit[], t0: number) =>
-    es.map((e) => `rank ${e.lines[0]?.rank ?? '?'} exit ${e.code}: ${e.lines.filter((l) => l.event !== 'step' && l.event !== 'result' && l.at > t0 - 2000).map((l) => `${JSON.stringify({ ...l, at: undefined })} at ${(l.at - t0).toFixed(0)} ms`).join(', ')}`).join('\n');
+    es
+      .map(
+        (e) =>
+          `rank ${e.lines[0]?.rank ?? '?'} exit ${e.code}: ${e.lines
+            .filter((l) => l.event !== 'step' && l.event !== 'result' && l.at > t0 - 2000)
+            .map((l) => `${JSON.stringify({ ...l, at: undefined })} at ${(l.at - t0).toFixed(0)} ms`)
+            .join(', ')}`,
+      )
+      .join('\n');
   /** Each rank's failure event (the spec fails if a rank has none). */
   const failures = (es: Exit[], why: string) =>
     es.map((e, rank) => {
@@ -149,14 +190,22 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
       },
     });
     const why = story(es, cutAt);
-    expect(es.map((e) => e.code), why).toEqual([1, 1, 1]);
+    expect(
+      es.map((e) => e.code),
+      why,
+    ).toEqual([1, 1, 1]);
     // ZeroMQ reconnected both trainers at once...
     expect(proxies[0]!.stats.accepted - acceptedBefore, why).toBeGreaterThanOrEqual(2);
     // ...but nothing resends the lost request: the call waits out its timeout
     const [ps, ...trainers] = failures(es, why) as [Line & { event: 'failed' }, ...(Line & { event: 'failed' })[]];
     const lost = trainers.find((t) => t.error.during === 'forward')!;
     expect(lost, why).toBeDefined();
-    expect(lost.error, why).toEqual({ name: 'RpcError', code: 'TIMEOUT', message: `RPC ran for more than set timeout (${RPC_TIMEOUT_S * 1000} ms) and will now be marked with an error`, during: 'forward' });
+    expect(lost.error, why).toEqual({
+      name: 'RpcError',
+      code: 'TIMEOUT',
+      message: `RPC ran for more than set timeout (${RPC_TIMEOUT_S * 1000} ms) and will now be marked with an error`,
+      during: 'forward',
+    });
     const sent = es[lost.rank]!.lines.filter((l) => l.event === 'phase' && l.phase === 'forward').at(-1)!;
     expect(sent.at, why).toBeLessThanOrEqual(cutAt + 2000); // (its line and the proxy's data race to this process)
     // the error reaches the caller once context() has released its autograd context (the ps answers that cleanup)
@@ -166,7 +215,10 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
     // closed its sockets (shutdown without a barrier) before that answer left, loses the ps
     const waiting = trainers.find((t) => t !== lost)!;
     expect(waiting.error.during, why).toBe('turn');
-    if (waiting.error.code === 'REMOTE') expect(waiting.error.message, why).toContain(`training aborted: trainer${lost.rank} failed: RPC ran for more than set timeout`);
+    if (waiting.error.code === 'REMOTE')
+      expect(waiting.error.message, why).toContain(
+        `training aborted: trainer${lost.rank} failed: RPC ran for more than set timeout`,
+      );
     else {
       expect(waiting.error, why).toMatchObject({ name: 'RpcError', code: 'PEER_DISCONNECTED' });
       expect(waiting.error.message, why).toMatch(/^lost the connection to WorkerInfo\(id=0, name=ps\)/);
@@ -174,7 +226,9 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
     expect(ps.error.message, why).toBe(`training aborted: trainer${lost.rank} failed: ${lost.error.message}`);
     const end = Math.max(...es.map((e) => e.lines.at(-1)!.at));
     expect(end - cutAt, why).toBeLessThan(RPC_TIMEOUT_S * 1000 + 30_000);
-    console.log(`cut in flight: trainer${lost.rank}'s forward failed with ${lost.error.code} ${(lost.at - sent.at).toFixed(0)} ms after it was sent (rpcTimeout ${RPC_TIMEOUT_S} s); all workers exited ${(end - cutAt).toFixed(0)} ms after the cut`);
+    console.log(
+      `cut in flight: trainer${lost.rank}'s forward failed with ${lost.error.code} ${(lost.at - sent.at).toFixed(0)} ms after it was sent (rpcTimeout ${RPC_TIMEOUT_S} s); all workers exited ${(end - cutAt).toFixed(0)} ms after the cut`,
+    );
   }, 120_000);
 
   it('c3. every connection cut and refused for 6 s (past three heartbeats): the pending calls fail with RpcError PEER_DISCONNECTED, the ps hears the trainers left (dead), and every worker exits', async () => {
@@ -189,7 +243,10 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
       },
     });
     const why = story(es, cutAt);
-    expect(es.map((e) => e.code), why).toEqual([1, 1, 1]);
+    expect(
+      es.map((e) => e.code),
+      why,
+    ).toEqual([1, 1, 1]);
     const [ps, ...trainers] = failures(es, why) as [Line & { event: 'failed' }, ...(Line & { event: 'failed' })[]];
     // both trainers had a call pending at the ps (a turn, or the step under way)
     for (const t of trainers) {
@@ -207,6 +264,8 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
     expect(ps.at - cutAt, why).toBeLessThan(3000 + 7000);
     const end = Math.max(...es.map((e) => e.lines.at(-1)!.at));
     expect(end - cutAt, why).toBeLessThan(30_000);
-    console.log(`cut + refused 6 s: trainers failed ${trainers.map((t) => (t.at - cutAt).toFixed(0)).join(', ')} ms after the cut with ${trainers[0]!.error.code}; the ps gave up after ${(ps.at - cutAt).toFixed(0)} ms; all exited after ${(end - cutAt).toFixed(0)} ms`);
+    console.log(
+      `cut + refused 6 s: trainers failed ${trainers.map((t) => (t.at - cutAt).toFixed(0)).join(', ')} ms after the cut with ${trainers[0]!.error.code}; the ps gave up after ${(ps.at - cutAt).toFixed(0)} ms; all exited after ${(end - cutAt).toFixed(0)} ms`,
+    );
   }, 120_000);
 });

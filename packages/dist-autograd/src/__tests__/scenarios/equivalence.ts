@@ -4,7 +4,14 @@ import { Adagrad, Adam, AdamW, RMSprop, SGD } from '@wiregrad/nn/optim';
 
 type OptimizerClass = new (params: Tensor[], opts: never) => { step(): void };
 import { RRef, initRpc, register, remote, rpcSync, shutdown, getWorkerInfo } from '@wiregrad/rpc';
-import { DistributedOptimizer, backward, context, getDebugInfo, getGradients, setContextTimeout } from '@wiregrad/dist-autograd';
+import {
+  DistributedOptimizer,
+  backward,
+  context,
+  getDebugInfo,
+  getGradients,
+  setContextTimeout,
+} from '@wiregrad/dist-autograd';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
 import { setMaxFiringSet } from '../../engine/firingSet.js';
 
@@ -40,14 +47,20 @@ register('sleepy', async (a: Tensor) => {
   return a.mul(3);
 });
 
-const close = (a: Tensor | null | undefined, b: Tensor | null | undefined) => !!a && !!b && a.sub(b).abs().max().item() < 1e-9;
+const close = (a: Tensor | null | undefined, b: Tensor | null | undefined) =>
+  !!a && !!b && a.sub(b).abs().max().item() < 1e-9;
 const f64 = (shape: number[]) => rand(shape, { dtype: 'float64', requiresGrad: true });
 
 /** A gradient's values to 9 decimals (null: no gradient), comparable with toEqual across the thread boundary. */
-const values = (t: Tensor | null | undefined) => (t ? (t.flatten().tolist() as number[]).map((v) => Number(v.toFixed(9))) : null);
+const values = (t: Tensor | null | undefined) =>
+  t ? (t.flatten().tolist() as number[]).map((v) => Number(v.toFixed(9))) : null;
 
 /** The distributed gradients of `f` and the local gradients of `local` (same math, no RPC), for the spec to compare. */
-async function same(leaves: Tensor[], f: () => Promise<Tensor>, local: () => Tensor): Promise<{ distributed: (number[] | null)[]; local: (number[] | null)[] }> {
+async function same(
+  leaves: Tensor[],
+  f: () => Promise<Tensor>,
+  local: () => Tensor,
+): Promise<{ distributed: (number[] | null)[]; local: (number[] | null)[] }> {
   return context(async (id) => {
     await backward(id, [await f()]);
     const grads = getGradients(id);
@@ -66,30 +79,64 @@ export async function run({ rank, worldSize, initMethod, extra: requested }: Sce
     manualSeed(1);
     const a = f64([2, 3]);
     const b = f64([2, 3]);
-    out.roundTrips = await same([a, b], async () => {
-      const x = await rpcSync<Tensor>('worker1', 'mulAdd', [a, b]);
-      const y = await rpcSync<Tensor>('worker2', 'mulAdd', [x, a]);
-      return (await rpcSync<Tensor>('worker1', 'mulAdd', [y, b])).sum();
-    }, () => {
-      const x = a.mul(b).add(a);
-      const y = x.mul(a).add(x);
-      return y.mul(b).add(y).sum();
-    });
-    out.nested = await same([a, b], async () => (await rpcSync<Tensor>('worker1', 'hop', ['worker2', a, b])).pow(2).sum(), () => a.tanh().mul(b).add(a.tanh()).pow(2).sum());
-    out.multipleOutputs = await same([a, b], async () => {
-      const [p, q] = await rpcSync<Tensor[]>('worker2', 'twoOutputs', [a, b]);
-      return p!.sum().add(q!.mean());
-    }, () => a.mul(b).sum().add(a.sub(b).exp().mean()));
-    const c = tensor([[1, 2, 3], [4, 5, 6]], { dtype: 'float64' });
-    out.mixedRequiresGrad = await same([a], async () => (await rpcSync<Tensor>('worker1', 'mixed', [a, c])).sum(), () => a.mul(c).sum());
+    out.roundTrips = await same(
+      [a, b],
+      async () => {
+        const x = await rpcSync<Tensor>('worker1', 'mulAdd', [a, b]);
+        const y = await rpcSync<Tensor>('worker2', 'mulAdd', [x, a]);
+        return (await rpcSync<Tensor>('worker1', 'mulAdd', [y, b])).sum();
+      },
+      () => {
+        const x = a.mul(b).add(a);
+        const y = x.mul(a).add(x);
+        return y.mul(b).add(y).sum();
+      },
+    );
+    out.nested = await same(
+      [a, b],
+      async () => (await rpcSync<Tensor>('worker1', 'hop', ['worker2', a, b])).pow(2).sum(),
+      () => a.tanh().mul(b).add(a.tanh()).pow(2).sum(),
+    );
+    out.multipleOutputs = await same(
+      [a, b],
+      async () => {
+        const [p, q] = await rpcSync<Tensor[]>('worker2', 'twoOutputs', [a, b]);
+        return p!.sum().add(q!.mean());
+      },
+      () => a.mul(b).sum().add(a.sub(b).exp().mean()),
+    );
+    const c = tensor(
+      [
+        [1, 2, 3],
+        [4, 5, 6],
+      ],
+      { dtype: 'float64' },
+    );
+    out.mixedRequiresGrad = await same(
+      [a],
+      async () => (await rpcSync<Tensor>('worker1', 'mixed', [a, c])).sum(),
+      () => a.mul(c).sum(),
+    );
     // an unused RPC output must not hang backward (PyTorch's FAST mode hangs here)
-    out.unusedOutput = await same([a, b], async () => {
-      const used = await rpcSync<Tensor>('worker1', 'mulAdd', [a, b]);
-      await rpcSync<Tensor>('worker2', 'mulAdd', [b, a]); // result ignored
-      return used.sum();
-    }, () => a.mul(b).add(a).sum());
-    out.selfCall = await same([a], async () => (await rpcSync<Tensor>('worker0', 'mulAdd', [a, a])).sum(), () => a.mul(a).add(a).sum());
-    out.hooks = await same([a], async () => (await rpcSync<Tensor>('worker1', 'hookedDouble', [a])).sum(), () => a.mul(2).sum());
+    out.unusedOutput = await same(
+      [a, b],
+      async () => {
+        const used = await rpcSync<Tensor>('worker1', 'mulAdd', [a, b]);
+        await rpcSync<Tensor>('worker2', 'mulAdd', [b, a]); // result ignored
+        return used.sum();
+      },
+      () => a.mul(b).add(a).sum(),
+    );
+    out.selfCall = await same(
+      [a],
+      async () => (await rpcSync<Tensor>('worker0', 'mulAdd', [a, a])).sum(),
+      () => a.mul(a).add(a).sum(),
+    );
+    out.hooks = await same(
+      [a],
+      async () => (await rpcSync<Tensor>('worker1', 'hookedDouble', [a])).sum(),
+      () => a.mul(2).sum(),
+    );
     // RRef chain: remote params on worker1 and worker2, forward through both, DistributedOptimizer
     const w1 = remote<Tensor>('worker1', 'randParam', [5]);
     const w2 = remote<Tensor>('worker2', 'randParam', [6]);
@@ -111,10 +158,18 @@ export async function run({ rank, worldSize, initMethod, extra: requested }: Sce
     });
     const after = [await w1.toHere(), await w2.toHere()];
     const float6 = (t: Tensor) => (t.flatten().tolist() as number[]).map((v) => Number(v.toFixed(6)));
-    out.distOptim = { distributed: after.map(float6), local: before.map((w, i) => float6(w.sub(localGrads[i]!.mul(0.05)))) };
+    out.distOptim = {
+      distributed: after.map(float6),
+      local: before.map((w, i) => float6(w.sub(localGrads[i]!.mul(0.05)))),
+    };
     // DistributedOptimizer takes every optimizer: one step on worker1's parameter equals the same optimizer's local step
     const everyOptimizer: Record<string, unknown> = {};
-    const optimizers: [string, OptimizerClass, object][] = [['Adam', Adam, { lr: 0.1, amsgrad: true }], ['AdamW', AdamW, { lr: 0.1, weightDecay: 0.1 }], ['RMSprop', RMSprop, { lr: 0.01, momentum: 0.5 }], ['Adagrad', Adagrad, { lr: 0.1 }]];
+    const optimizers: [string, OptimizerClass, object][] = [
+      ['Adam', Adam, { lr: 0.1, amsgrad: true }],
+      ['AdamW', AdamW, { lr: 0.1, weightDecay: 0.1 }],
+      ['RMSprop', RMSprop, { lr: 0.01, momentum: 0.5 }],
+      ['Adagrad', Adagrad, { lr: 0.1 }],
+    ];
     for (const [name, cls, opts] of optimizers) {
       const w = remote<Tensor>('worker1', 'randParam', [7]);
       const start = (await w.toHere()).detach();
@@ -132,7 +187,10 @@ export async function run({ rank, worldSize, initMethod, extra: requested }: Sce
     }
     out.everyOptimizer = everyOptimizer;
     // RRef.backward: owner form with a context, and the user form's error without one
-    out.rrefUserNoCtx = await w1.backward().then(() => null, (e: Error) => e.message);
+    out.rrefUserNoCtx = await w1.backward().then(
+      () => null,
+      (e: Error) => e.message,
+    );
     // owner form: a local RRef of t1.sum() + t1.sum() gives t1 the gradient 2, twice over -> 4
     const t1 = rand([2], { requiresGrad: true });
     const owned = new RRef(t1.sum().add(t1.sum()));
@@ -140,7 +198,10 @@ export async function run({ rank, worldSize, initMethod, extra: requested }: Sce
     out.rrefOwnerLocal = t1.grad!.tolist();
     await owned.backward();
     out.rrefOwnerTwice = t1.grad!.tolist();
-    out.rrefNotTensor = await new RRef(5).backward().then(() => null, (e: Error) => e.message);
+    out.rrefNotTensor = await new RRef(5).backward().then(
+      () => null,
+      (e: Error) => e.message,
+    );
     // user form inside a context: the owner runs the distributed backward from its tensor
     out.rrefUserCtx = await context(async (id) => {
       const y = remote<Tensor>('worker1', 'mulAdd', [a, b]);
@@ -155,11 +216,27 @@ export async function run({ rank, worldSize, initMethod, extra: requested }: Sce
     // errors on another worker reach the caller as "Error on Node <id>: ..."
     out.error = await context(async (id) => {
       const y = await rpcSync<Tensor>('worker1', 'fail', [a]);
-      return backward(id, [y.sum()]).then(() => null, (e: Error) => e.message);
+      return backward(id, [y.sum()]).then(
+        () => null,
+        (e: Error) => e.message,
+      );
     }).catch((e: Error) => `outer: ${e.message}`);
-    out.rootErrors = await context(async (id) => backward(id, [tensor(1)]).then(() => null, (e: Error) => e.message));
-    out.nonScalar = await context(async (id) => backward(id, [a.mul(2)]).then(() => null, (e: Error) => e.message));
-    out.nestedContext = await context(async () => context(async () => 1)).then(() => null, (e: Error) => e.message);
+    out.rootErrors = await context(async (id) =>
+      backward(id, [tensor(1)]).then(
+        () => null,
+        (e: Error) => e.message,
+      ),
+    );
+    out.nonScalar = await context(async (id) =>
+      backward(id, [a.mul(2)]).then(
+        () => null,
+        (e: Error) => e.message,
+      ),
+    );
+    out.nestedContext = await context(async () => context(async () => 1)).then(
+      () => null,
+      (e: Error) => e.message,
+    );
   }
   if (extra === 'stress') {
     // 20 concurrent contexts from each trainer against the parameter server, 100 passes in all
@@ -205,7 +282,11 @@ export async function run({ rank, worldSize, initMethod, extra: requested }: Sce
     }
   }
   // everyone done (each tells the others), then cleanup messages have had time to land
-  await Promise.all(Array.from({ length: worldSize }, (_, w) => w).filter((w) => w !== rank).map((w) => rpcSync(w, 'finished')));
+  await Promise.all(
+    Array.from({ length: worldSize }, (_, w) => w)
+      .filter((w) => w !== rank)
+      .map((w) => rpcSync(w, 'finished')),
+  );
   while (finished < worldSize - 1) await new Promise((r) => setTimeout(r, 20));
   await new Promise((r) => setTimeout(r, 100));
   out.contextsAfter = getDebugInfo().numAutogradContexts;

@@ -35,7 +35,11 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
     for (let i = 0; i < 10; i++) grads.push(await round());
     await settled(); // the cleanups of the last round are answered
     const [mine2, theirs2] = [getRpcStats().messagesSent - 1, await rpcSync<number>(1, 'sent')];
-    return { caller: (mine2 - mine) / 10, callee: (theirs2 - theirs) / 10, gradsRight: grads.every((g) => JSON.stringify(g) === JSON.stringify(w.tolist())) };
+    return {
+      caller: (mine2 - mine) / 10,
+      callee: (theirs2 - theirs) / 10,
+      gradsRight: grads.every((g) => JSON.stringify(g) === JSON.stringify(w.tolist())),
+    };
   };
   const firingSets = await perRound(1024);
   const markRounds = await perRound(0);

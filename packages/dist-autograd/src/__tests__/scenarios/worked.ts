@@ -40,7 +40,8 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
     });
   }
   // worker1's context goes when worker0's cleanup message lands: poll (a loaded machine can take a while)
-  for (let waited = 0; getDebugInfo().numAutogradContexts > 0 && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+  for (let waited = 0; getDebugInfo().numAutogradContexts > 0 && waited < 10_000; waited += 20)
+    await new Promise((r) => setTimeout(r, 20));
   out.contextsAfter = getDebugInfo().numAutogradContexts;
   await shutdown();
   return out;

@@ -1,6 +1,13 @@
 import { rand, type Tensor } from '@wiregrad/autograd';
 import { getWorkerInfo, initRpc, register, remote, rpcSync, shutdown } from '@wiregrad/rpc';
-import { DistributedOptimizer, backward, context, getDebugInfo, getGradients, retrieveContext } from '@wiregrad/dist-autograd';
+import {
+  DistributedOptimizer,
+  backward,
+  context,
+  getDebugInfo,
+  getGradients,
+  retrieveContext,
+} from '@wiregrad/dist-autograd';
 import { SGD } from '@wiregrad/nn/optim';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
 import { errorOf, sleep } from '@wiregrad/test-helpers';
@@ -61,7 +68,9 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
       () => null,
       (e: Error & { code?: string; cause?: { code?: string } }) => ({ code: e.code, causeCode: e.cause?.code }),
     );
-    out.worker1Contexts = ((await rpcSync('worker1', 'contexts')) as { numAutogradContexts: number }).numAutogradContexts;
+    out.worker1Contexts = (
+      (await rpcSync('worker1', 'contexts')) as { numAutogradContexts: number }
+    ).numAutogradContexts;
   });
   const t0 = Date.now();
   out.contextsAfter = getDebugInfo().numAutogradContexts;

@@ -19,8 +19,12 @@ export class CosineAnnealingLR extends LRScheduler {
     const { lastEpoch: e, tMax: T, etaMin } = this;
     const groups = groupsOf(this.optimizer);
     if (e === 0) return groups.map((g) => g.lr);
-    if (this.stepCount === 1 && e > 0) return this.baseLrs.map((base) => etaMin + ((base - etaMin) * (1 + Math.cos((e * Math.PI) / T))) / 2);
-    if (pyMod(e - 1 - T, 2 * T) === 0) return groups.map((g, i) => g.lr + ((this.baseLrs[i]! - etaMin) * (1 - Math.cos(Math.PI / T))) / 2);
-    return groups.map((g) => ((1 + Math.cos((Math.PI * e) / T)) / (1 + Math.cos((Math.PI * (e - 1)) / T))) * (g.lr - etaMin) + etaMin);
+    if (this.stepCount === 1 && e > 0)
+      return this.baseLrs.map((base) => etaMin + ((base - etaMin) * (1 + Math.cos((e * Math.PI) / T))) / 2);
+    if (pyMod(e - 1 - T, 2 * T) === 0)
+      return groups.map((g, i) => g.lr + ((this.baseLrs[i]! - etaMin) * (1 - Math.cos(Math.PI / T))) / 2);
+    return groups.map(
+      (g) => ((1 + Math.cos((Math.PI * e) / T)) / (1 + Math.cos((Math.PI * (e - 1)) / T))) * (g.lr - etaMin) + etaMin,
+    );
   }
 }

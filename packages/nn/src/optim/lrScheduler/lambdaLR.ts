@@ -6,11 +6,16 @@ import { LRScheduler } from './lrScheduler.js';
 export class LambdaLR extends LRScheduler {
   private readonly lrLambdas: ((epoch: number) => number)[];
 
-  constructor(optimizer: Optimizer, lrLambda: ((epoch: number) => number) | ((epoch: number) => number)[], opts: { lastEpoch?: number } = {}) {
+  constructor(
+    optimizer: Optimizer,
+    lrLambda: ((epoch: number) => number) | ((epoch: number) => number)[],
+    opts: { lastEpoch?: number } = {},
+  ) {
     super(optimizer, opts.lastEpoch);
     const n = optimizer.paramGroups.length;
     if (Array.isArray(lrLambda)) {
-      if (lrLambda.length !== n) throw new NnError('INVALID_ARGUMENT', `Expected ${n} lr_lambdas, but got ${lrLambda.length}`);
+      if (lrLambda.length !== n)
+        throw new NnError('INVALID_ARGUMENT', `Expected ${n} lr_lambdas, but got ${lrLambda.length}`);
       this.lrLambdas = [...lrLambda];
     } else {
       this.lrLambdas = Array.from({ length: n }, () => lrLambda);

@@ -8,10 +8,18 @@ export class LinearLR extends LRScheduler {
   readonly endFactor: number;
   readonly totalIters: number;
 
-  constructor(optimizer: Optimizer, opts: { startFactor?: number; endFactor?: number; totalIters?: number; lastEpoch?: number } = {}) {
+  constructor(
+    optimizer: Optimizer,
+    opts: { startFactor?: number; endFactor?: number; totalIters?: number; lastEpoch?: number } = {},
+  ) {
     const { startFactor = 1 / 3, endFactor = 1.0, totalIters = 5 } = opts;
-    if (startFactor > 1.0 || startFactor <= 0) throw new NnError('INVALID_ARGUMENT', 'Starting multiplicative factor expected to be greater than 0 and less or equal to 1.');
-    if (endFactor > 1.0 || endFactor < 0) throw new NnError('INVALID_ARGUMENT', 'Ending multiplicative factor expected to be between 0 and 1.');
+    if (startFactor > 1.0 || startFactor <= 0)
+      throw new NnError(
+        'INVALID_ARGUMENT',
+        'Starting multiplicative factor expected to be greater than 0 and less or equal to 1.',
+      );
+    if (endFactor > 1.0 || endFactor < 0)
+      throw new NnError('INVALID_ARGUMENT', 'Ending multiplicative factor expected to be between 0 and 1.');
     super(optimizer, opts.lastEpoch);
     this.startFactor = startFactor;
     this.endFactor = endFactor;

@@ -14,7 +14,9 @@ describe('LR schedulers', () => {
   });
 
   it('resuming (lastEpoch >= 0) requires initialLr in the groups', () => {
-    expect(() => new lrScheduler.StepLR(sgd(), 2, { lastEpoch: 3 })).toThrow("param 'initial_lr' is not specified in param_groups[0] when resuming an optimizer");
+    expect(() => new lrScheduler.StepLR(sgd(), 2, { lastEpoch: 3 })).toThrow(
+      "param 'initial_lr' is not specified in param_groups[0] when resuming an optimizer",
+    );
   });
 
   it('stateDict()/loadStateDict() carry the schedule over to a new scheduler', () => {
@@ -33,14 +35,22 @@ describe('LR schedulers', () => {
 
   it("check their arguments with PyTorch's messages", () => {
     expect(() => new lrScheduler.StepLR({} as never, 1)).toThrow('Object is not an Optimizer');
-    expect(() => new lrScheduler.LinearLR(sgd(), { startFactor: 0 })).toThrow('Starting multiplicative factor expected to be greater than 0 and less or equal to 1.');
-    expect(() => new lrScheduler.LinearLR(sgd(), { endFactor: 2 })).toThrow('Ending multiplicative factor expected to be between 0 and 1.');
-    expect(() => new lrScheduler.LambdaLR(sgd(), [() => 1, () => 2])).toThrow('Expected 1 lr_lambdas, but got 2');
-    expect(() => new lrScheduler.OneCycleLR(sgd(), 1)).toThrow('You must define either total_steps OR (epochs AND steps_per_epoch)');
-    expect(() => new lrScheduler.OneCycleLR(sgd(), 1, { totalSteps: 2.5 })).toThrow('Expected positive integer total_steps, but got 2.5');
-    expect(() => new lrScheduler.OneCycleLR(new Adagrad([tensor([1], { requiresGrad: true })]), 1, { totalSteps: 5 })).toThrow(
-      'optimizer must support momentum with `cycle_momentum` option enabled',
+    expect(() => new lrScheduler.LinearLR(sgd(), { startFactor: 0 })).toThrow(
+      'Starting multiplicative factor expected to be greater than 0 and less or equal to 1.',
     );
+    expect(() => new lrScheduler.LinearLR(sgd(), { endFactor: 2 })).toThrow(
+      'Ending multiplicative factor expected to be between 0 and 1.',
+    );
+    expect(() => new lrScheduler.LambdaLR(sgd(), [() => 1, () => 2])).toThrow('Expected 1 lr_lambdas, but got 2');
+    expect(() => new lrScheduler.OneCycleLR(sgd(), 1)).toThrow(
+      'You must define either total_steps OR (epochs AND steps_per_epoch)',
+    );
+    expect(() => new lrScheduler.OneCycleLR(sgd(), 1, { totalSteps: 2.5 })).toThrow(
+      'Expected positive integer total_steps, but got 2.5',
+    );
+    expect(
+      () => new lrScheduler.OneCycleLR(new Adagrad([tensor([1], { requiresGrad: true })]), 1, { totalSteps: 5 }),
+    ).toThrow('optimizer must support momentum with `cycle_momentum` option enabled');
   });
 
   it('OneCycleLR refuses to step past totalSteps', () => {

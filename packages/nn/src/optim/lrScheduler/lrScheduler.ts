@@ -25,14 +25,19 @@ export abstract class LRScheduler {
   protected lastLr: number[] = [];
 
   constructor(optimizer: Optimizer, lastEpoch = -1) {
-    if (!(optimizer instanceof Optimizer)) throw new NnError('INVALID_ARGUMENT', `${describe(optimizer)} is not an Optimizer`);
+    if (!(optimizer instanceof Optimizer))
+      throw new NnError('INVALID_ARGUMENT', `${describe(optimizer)} is not an Optimizer`);
     this.optimizer = optimizer;
     const groups = groupsOf(optimizer);
     if (lastEpoch === -1) {
       for (const g of groups) if (g.initialLr === undefined) g.initialLr = g.lr;
     } else {
       groups.forEach((g, i) => {
-        if (g.initialLr === undefined) throw new NnError('KEY_ERROR', `param 'initial_lr' is not specified in param_groups[${i}] when resuming an optimizer`);
+        if (g.initialLr === undefined)
+          throw new NnError(
+            'KEY_ERROR',
+            `param 'initial_lr' is not specified in param_groups[${i}] when resuming an optimizer`,
+          );
       });
     }
     this.baseLrs = groups.map((g) => g.initialLr as number);
@@ -63,8 +68,13 @@ export abstract class LRScheduler {
 
   /** Every field but the optimizer and functions (PyTorch's state_dict; LambdaLR's functions stay out, as in PyTorch). */
   stateDict(): Record<string, unknown> {
-    const isFn = (v: unknown) => typeof v === 'function' || (Array.isArray(v) && v.some((x) => typeof x === 'function'));
-    return Object.fromEntries(Object.entries(this).filter(([k, v]) => k !== 'optimizer' && !isFn(v)).map(([k, v]) => [k, structuredClone(v)]));
+    const isFn = (v: unknown) =>
+      typeof v === 'function' || (Array.isArray(v) && v.some((x) => typeof x === 'function'));
+    return Object.fromEntries(
+      Object.entries(this)
+        .filter(([k, v]) => k !== 'optimizer' && !isFn(v))
+        .map(([k, v]) => [k, structuredClone(v)]),
+    );
   }
 
   loadStateDict(sd: Record<string, unknown>): void {

@@ -39,26 +39,41 @@ export class OneCycleLR extends LRScheduler {
 
   constructor(optimizer: Optimizer, maxLr: number | number[], opts: OneCycleLROptions = {}) {
     const { totalSteps, epochs, stepsPerEpoch, pctStart = 0.3, annealStrategy = 'cos', cycleMomentum = true } = opts;
-    const { baseMomentum = 0.85, maxMomentum = 0.95, divFactor = 25, finalDivFactor = 1e4, threePhase = false, lastEpoch = -1 } = opts;
+    const {
+      baseMomentum = 0.85,
+      maxMomentum = 0.95,
+      divFactor = 25,
+      finalDivFactor = 1e4,
+      threePhase = false,
+      lastEpoch = -1,
+    } = opts;
     let total: number;
     if (totalSteps === undefined && epochs === undefined && stepsPerEpoch === undefined) {
       throw new NnError('INVALID_ARGUMENT', 'You must define either total_steps OR (epochs AND steps_per_epoch)');
     } else if (totalSteps !== undefined) {
-      if (!(totalSteps > 0) || !Number.isInteger(totalSteps)) throw new NnError('INVALID_ARGUMENT', `Expected positive integer total_steps, but got ${totalSteps}`);
+      if (!(totalSteps > 0) || !Number.isInteger(totalSteps))
+        throw new NnError('INVALID_ARGUMENT', `Expected positive integer total_steps, but got ${totalSteps}`);
       total = totalSteps;
     } else {
-      if (!(epochs! > 0) || !Number.isInteger(epochs)) throw new NnError('INVALID_ARGUMENT', `Expected positive integer epochs, but got ${epochs}`);
-      if (!(stepsPerEpoch! > 0) || !Number.isInteger(stepsPerEpoch)) throw new NnError('INVALID_ARGUMENT', `Expected positive integer steps_per_epoch, but got ${stepsPerEpoch}`);
+      if (!(epochs! > 0) || !Number.isInteger(epochs))
+        throw new NnError('INVALID_ARGUMENT', `Expected positive integer epochs, but got ${epochs}`);
+      if (!(stepsPerEpoch! > 0) || !Number.isInteger(stepsPerEpoch))
+        throw new NnError('INVALID_ARGUMENT', `Expected positive integer steps_per_epoch, but got ${stepsPerEpoch}`);
       total = epochs! * stepsPerEpoch!;
     }
-    if (!(pctStart >= 0 && pctStart <= 1)) throw new NnError('INVALID_ARGUMENT', `Expected float between 0 and 1 pct_start, but got ${pctStart}`);
+    if (!(pctStart >= 0 && pctStart <= 1))
+      throw new NnError('INVALID_ARGUMENT', `Expected float between 0 and 1 pct_start, but got ${pctStart}`);
     if (annealStrategy !== 'cos' && annealStrategy !== 'linear') {
-      throw new NnError('INVALID_ARGUMENT', `anneal_strategy must by one of 'cos' or 'linear', instead got ${String(annealStrategy)}`);
+      throw new NnError(
+        'INVALID_ARGUMENT',
+        `anneal_strategy must by one of 'cos' or 'linear', instead got ${String(annealStrategy)}`,
+      );
     }
     const groups = groupsOf(optimizer);
     const perGroup = (name: string, v: number | number[]): number[] => {
       if (!Array.isArray(v)) return groups.map(() => v);
-      if (v.length !== groups.length) throw new NnError('INVALID_ARGUMENT', `expected ${groups.length} values for ${name}, got ${v.length}`);
+      if (v.length !== groups.length)
+        throw new NnError('INVALID_ARGUMENT', `expected ${groups.length} values for ${name}, got ${v.length}`);
       return v;
     };
     const maxLrs = perGroup('max_lr', maxLr);
@@ -71,7 +86,8 @@ export class OneCycleLR extends LRScheduler {
     }
     const useBeta1 = 'betas' in optimizer.defaults;
     if (cycleMomentum) {
-      if (!('momentum' in optimizer.defaults) && !useBeta1) throw new NnError('INVALID_ARGUMENT', 'optimizer must support momentum with `cycle_momentum` option enabled');
+      if (!('momentum' in optimizer.defaults) && !useBeta1)
+        throw new NnError('INVALID_ARGUMENT', 'optimizer must support momentum with `cycle_momentum` option enabled');
       const maxM = perGroup('max_momentum', maxMomentum);
       const baseM = perGroup('base_momentum', baseMomentum);
       if (lastEpoch === -1) {
@@ -90,13 +106,43 @@ export class OneCycleLR extends LRScheduler {
     const up = pctStart * total - 1;
     this.phases = threePhase
       ? [
-          { endStep: up, startLr: 'initialLr', endLr: 'maxLr', startMomentum: 'maxMomentum', endMomentum: 'baseMomentum' },
-          { endStep: 2 * pctStart * total - 2, startLr: 'maxLr', endLr: 'initialLr', startMomentum: 'baseMomentum', endMomentum: 'maxMomentum' },
-          { endStep: total - 1, startLr: 'initialLr', endLr: 'minLr', startMomentum: 'maxMomentum', endMomentum: 'maxMomentum' },
+          {
+            endStep: up,
+            startLr: 'initialLr',
+            endLr: 'maxLr',
+            startMomentum: 'maxMomentum',
+            endMomentum: 'baseMomentum',
+          },
+          {
+            endStep: 2 * pctStart * total - 2,
+            startLr: 'maxLr',
+            endLr: 'initialLr',
+            startMomentum: 'baseMomentum',
+            endMomentum: 'maxMomentum',
+          },
+          {
+            endStep: total - 1,
+            startLr: 'initialLr',
+            endLr: 'minLr',
+            startMomentum: 'maxMomentum',
+            endMomentum: 'maxMomentum',
+          },
         ]
       : [
-          { endStep: up, startLr: 'initialLr', endLr: 'maxLr', startMomentum: 'maxMomentum', endMomentum: 'baseMomentum' },
-          { endStep: total - 1, startLr: 'maxLr', endLr: 'minLr', startMomentum: 'baseMomentum', endMomentum: 'maxMomentum' },
+          {
+            endStep: up,
+            startLr: 'initialLr',
+            endLr: 'maxLr',
+            startMomentum: 'maxMomentum',
+            endMomentum: 'baseMomentum',
+          },
+          {
+            endStep: total - 1,
+            startLr: 'maxLr',
+            endLr: 'minLr',
+            startMomentum: 'baseMomentum',
+            endMomentum: 'maxMomentum',
+          },
         ];
     this.initialStep();
   }
@@ -108,7 +154,11 @@ export class OneCycleLR extends LRScheduler {
 
   getLr(): number[] {
     const stepNum = this.lastEpoch;
-    if (stepNum > this.totalSteps) throw new NnError('INVALID_STATE', `Tried to step ${stepNum + 1} times. The specified number of total steps is ${this.totalSteps}`);
+    if (stepNum > this.totalSteps)
+      throw new NnError(
+        'INVALID_STATE',
+        `Tried to step ${stepNum + 1} times. The specified number of total steps is ${this.totalSteps}`,
+      );
     return groupsOf(this.optimizer).map((g) => {
       let startStep = 0;
       for (let i = 0; i < this.phases.length; i++) {
@@ -116,7 +166,12 @@ export class OneCycleLR extends LRScheduler {
         if (stepNum <= phase.endStep || i === this.phases.length - 1) {
           const pct = (stepNum - startStep) / (phase.endStep - startStep);
           const lr = this.annealFn(g[phase.startLr] as number, g[phase.endLr] as number, pct);
-          if (this.cycleMomentum) setMomentum(g, this.useBeta1, this.annealFn(g[phase.startMomentum] as number, g[phase.endMomentum] as number, pct));
+          if (this.cycleMomentum)
+            setMomentum(
+              g,
+              this.useBeta1,
+              this.annealFn(g[phase.startMomentum] as number, g[phase.endMomentum] as number, pct),
+            );
           return lr;
         }
         startStep = phase.endStep;

@@ -1,6 +1,17 @@
 import { add, max, ones, tensor, type Tensor } from '@wiregrad/tensor';
 import {
-  Future, getRpcTimeout, getWorkerInfo, getWorkerInfos, initRpc, register, remote, rpcAsync, rpcSync, setRpcTimeout, shutdown, waitAll,
+  Future,
+  getRpcTimeout,
+  getWorkerInfo,
+  getWorkerInfos,
+  initRpc,
+  register,
+  remote,
+  rpcAsync,
+  rpcSync,
+  setRpcTimeout,
+  shutdown,
+  waitAll,
 } from '@wiregrad/rpc';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
 import { errorOf, plain, sleep } from '@wiregrad/test-helpers';
@@ -23,7 +34,9 @@ register('expectsNumber', (x: unknown) => {
 register('sleep', (ms: number) => sleep(ms).then(() => ms));
 register('nested', (to: string, a: Tensor) => rpcSync(to, add, [a, a]));
 register('whoami', () => getWorkerInfo().name);
-register('args', (...args: unknown[]) => args.map((a) => (a === undefined ? 'undefined' : a === null ? 'null' : typeof a)));
+register('args', (...args: unknown[]) =>
+  args.map((a) => (a === undefined ? 'undefined' : a === null ? 'null' : typeof a)),
+);
 // async_execution: a function returning a Promise (or a Future) is answered when it settles
 register('asyncAdd', async (to: string, a: number, b: number) => (await rpcAsync<number>(to, 'sleepAdd', [a, b])) + 1);
 register('sleepAdd', (a: number, b: number) => sleep(20).then(() => a + b));
@@ -31,7 +44,9 @@ register('asyncRaise', async () => {
   await sleep(5);
   throw new TypeError('raised after await');
 });
-register('futureChain', (to: string, x: number) => rpcAsync<number>(to, 'sleepAdd', [x, 1]).then((v) => rpcAsync<number>(to, 'sleepAdd', [v, 1])));
+register('futureChain', (to: string, x: number) =>
+  rpcAsync<number>(to, 'sleepAdd', [x, 1]).then((v) => rpcAsync<number>(to, 'sleepAdd', [v, 1])),
+);
 register('fanout', (tos: string[], x: number) => waitAll(tos.map((to) => rpcAsync<number>(to, 'sleepAdd', [x, 0]))));
 register('returnsFuture', () => Future.resolved('a future is awaited like a promise'));
 /** test_multi_layer_nested_async_rpc: a chain of `ttl` async hops through every worker */
@@ -62,19 +77,42 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   out.unknownInfo = await errorOf(() => getWorkerInfo('nobody'));
   out.add = (await rpcSync(next, add, [ones([2, 2]), ones([2, 2])])).tolist();
   out.scalarAdd = (await rpcSync(next, add, [tensor([1, 2]), 3])).tolist();
-  out.selfAdd = [(await rpcSync<Tensor>(self, 'add', [tensor([1]), 2])).tolist(), (await rpcAsync(rank, add, [tensor([1]), 3])).tolist()];
+  out.selfAdd = [
+    (await rpcSync<Tensor>(self, 'add', [tensor([1]), 2])).tolist(),
+    (await rpcAsync(rank, add, [tensor([1]), 3])).tolist(),
+  ];
   out.builtinMax = (await rpcSync(next, max as (x: Tensor) => Tensor, [tensor([3, 9, 2])])).item();
-  out.toForms = [await rpcSync((rank + 1) % worldSize, 'whoami'), await rpcSync(getWorkerInfo(next), 'whoami'), await rpcSync(next, 'whoami')];
-  out.badRanks = [await errorOf(rpcSync(worldSize + 1, 'echo', [1])), await errorOf(rpcSync(-1, 'echo', [1])), await errorOf(rpcSync(rank + 0.5, 'echo', [1]))];
+  out.toForms = [
+    await rpcSync((rank + 1) % worldSize, 'whoami'),
+    await rpcSync(getWorkerInfo(next), 'whoami'),
+    await rpcSync(next, 'whoami'),
+  ];
+  out.badRanks = [
+    await errorOf(rpcSync(worldSize + 1, 'echo', [1])),
+    await errorOf(rpcSync(-1, 'echo', [1])),
+    await errorOf(rpcSync(rank + 0.5, 'echo', [1])),
+  ];
   out.unknownWorker = await errorOf(rpcSync('nobody', 'echo', [1]));
   let seq = 0;
   for (let i = 0; i < 20; i++) seq += (await rpcSync(next, add, [tensor([i]), 1])).item();
   out.multiRpc = seq;
-  out.manyFutures = (await waitAll(Array.from({ length: 100 }, (_, i) => rpcAsync(next, add, [tensor([i]), 0])))).map((t) => t.item());
+  out.manyFutures = (await waitAll(Array.from({ length: 100 }, (_, i) => rpcAsync(next, add, [tensor([i]), 0])))).map(
+    (t) => t.item(),
+  );
   out.then = await rpcAsync<number>(next, 'sleepAdd', [1, 1]).then((v) => v * 10);
   out.args = await rpcSync(next, 'args', [undefined, null, 1, 'x', 2n]);
-  const view = tensor([[1, 2, 3], [4, 5, 6]], { dtype: 'float64' }).t();
-  out.echo = plain(await rpcSync(next, 'echo', [{ t: view, n: [1n << 60n, new Map([['k', new Int32Array([7])]]), null, 'str', true, -0] }]));
+  const view = tensor(
+    [
+      [1, 2, 3],
+      [4, 5, 6],
+    ],
+    { dtype: 'float64' },
+  ).t();
+  out.echo = plain(
+    await rpcSync(next, 'echo', [
+      { t: view, n: [1n << 60n, new Map([['k', new Int32Array([7])]]), null, 'str', true, -0] },
+    ]),
+  );
   out.remoteError = await errorOf(rpcSync(next, 'raise'));
   out.escapedError = await errorOf(rpcSync(next, 'raiseEscaped'));
   out.typeError = await errorOf(rpcSync(next, 'expectsNumber', ['one']));

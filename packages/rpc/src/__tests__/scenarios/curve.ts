@@ -16,7 +16,12 @@ async function intrude(address: string, options: ConstructorParameters<typeof De
   const raw = new Dealer({ routingId: 'worker0', linger: 0, receiveTimeout: 1500, ...options });
   raw.connect(address);
   try {
-    await raw.send(encodeMessage({ type: MessageType.PYTHON_CALL, id: 1, payload: { fn: 'secret', args: [] } }, { deviceMap: {}, peer: 1 }));
+    await raw.send(
+      encodeMessage(
+        { type: MessageType.PYTHON_CALL, id: 1, payload: { fn: 'secret', args: [] } },
+        { deviceMap: {}, peer: 1 },
+      ),
+    );
     await raw.receive();
     return true;
   } catch {
@@ -28,17 +33,29 @@ async function intrude(address: string, options: ConstructorParameters<typeof De
 
 export async function run({ rank, worldSize, initMethod, extra }: ScenarioContext) {
   const { keys, intruder } = extra as { keys: KeyPair[]; intruder: KeyPair };
-  await initRpc(`worker${rank}`, { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 5, curve: keys[rank]! } });
+  await initRpc(`worker${rank}`, {
+    rank,
+    worldSize,
+    backendOptions: { initMethod, rpcTimeout: 5, curve: keys[rank]! },
+  });
   const legit = await rpcSync((rank + 1) % worldSize, 'secret');
   const out: Record<string, unknown> = { legit };
   if (rank === 0) {
     const address = rpcState().agent.peerAddresses.get(1)!;
     // knows worker1's public key but is not a member: the ZAP handler refuses its key
-    out.foreignKey = await intrude(address, { curveServerKey: keys[1]!.publicKey, curvePublicKey: intruder.publicKey, curveSecretKey: intruder.secretKey });
+    out.foreignKey = await intrude(address, {
+      curveServerKey: keys[1]!.publicKey,
+      curvePublicKey: intruder.publicKey,
+      curveSecretKey: intruder.secretKey,
+    });
     // no CURVE at all: the handshake fails
     out.plaintext = await intrude(address, {});
     // a member's public key without its secret key: the handshake fails
-    out.stolenPublicKey = await intrude(address, { curveServerKey: keys[1]!.publicKey, curvePublicKey: keys[0]!.publicKey, curveSecretKey: intruder.secretKey });
+    out.stolenPublicKey = await intrude(address, {
+      curveServerKey: keys[1]!.publicKey,
+      curvePublicKey: keys[0]!.publicKey,
+      curveSecretKey: intruder.secretKey,
+    });
     out.servedOnWorker1 = await rpcSync(1, 'servedCount');
   }
   await shutdown();

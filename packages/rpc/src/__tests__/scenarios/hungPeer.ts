@@ -11,9 +11,21 @@ register('release', () => released.setResult());
 
 function startPeerProcess(initMethod: string, rank: number, worldSize: number): ChildProcess {
   const bootstrap = fileURLToPath(new URL('../fixtures/processBootstrap.mjs', import.meta.url));
-  return spawn(process.execPath, ['--conditions=source', bootstrap, './peerProcess.ts', initMethod, String(rank), String(worldSize), String(HEARTBEAT_MS)], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  return spawn(
+    process.execPath,
+    [
+      '--conditions=source',
+      bootstrap,
+      './peerProcess.ts',
+      initMethod,
+      String(rank),
+      String(worldSize),
+      String(HEARTBEAT_MS),
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
 }
 
 /**
@@ -22,7 +34,11 @@ function startPeerProcess(initMethod: string, rank: number, worldSize: number): 
  */
 export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   if (rank === 1) {
-    await initRpc('worker1', { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 25, heartbeatMs: HEARTBEAT_MS } });
+    await initRpc('worker1', {
+      rank,
+      worldSize,
+      backendOptions: { initMethod, rpcTimeout: 25, heartbeatMs: HEARTBEAT_MS },
+    });
     await released.wait();
     await shutdown({ graceful: false });
     return 'released';
@@ -32,7 +48,11 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   // a stopped child never reaches its own watchdog: it dies with this thread, whatever happens
   process.once('exit', () => child.kill('SIGKILL'));
   try {
-    await initRpc('worker0', { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 25, heartbeatMs: HEARTBEAT_MS } });
+    await initRpc('worker0', {
+      rank,
+      worldSize,
+      backendOptions: { initMethod, rpcTimeout: 25, heartbeatMs: HEARTBEAT_MS },
+    });
     const before = await rpcSync(2, 'ping');
     const pending = rpcAsync(2, 'hang', [], { timeout: 0 });
     child.kill('SIGSTOP');
@@ -45,7 +65,9 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
     await exited;
     const afterKill = await errorOf(rpcSync(2, 'ping'));
     // rank 1 closes its sockets as soon as it is released, maybe before its answer leaves
-    rpcAsync(1, 'release').wait().catch(() => {});
+    rpcAsync(1, 'release')
+      .wait()
+      .catch(() => {});
     await shutdown({ graceful: false });
     return { before, pendingError, detectedMs, newCall, others, afterKill };
   } finally {

@@ -1,9 +1,24 @@
 import { add, tensor } from '@wiregrad/tensor';
-import { getRpcTimeout, getWorkerInfos, initRpc, register, remote, rpcAsync, rpcState, rpcSync, setRpcTimeout, shutdown } from '@wiregrad/rpc';
+import {
+  getRpcTimeout,
+  getWorkerInfos,
+  initRpc,
+  register,
+  remote,
+  rpcAsync,
+  rpcState,
+  rpcSync,
+  setRpcTimeout,
+  shutdown,
+} from '@wiregrad/rpc';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
 
 register('twice', (x: number) => x * 2);
-const err = async (p: Promise<unknown>) => p.then(() => null, (e: Error & { code?: string }) => ({ code: e.code, message: e.message }));
+const err = async (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: Error & { code?: string }) => ({ code: e.code, message: e.message }),
+  );
 
 export async function run({ rank, worldSize, initMethod, extra }: ScenarioContext) {
   const out: Record<string, unknown> = {};
@@ -23,8 +38,12 @@ export async function run({ rank, worldSize, initMethod, extra }: ScenarioContex
     return out;
   }
   if (mode === 'deviceMaps') {
-    const deviceMaps: Record<string, Record<string, string>> = rank === 0 ? { worker1: { cpu: 'cpu', 'gpu:0': 'cpu' } } : {};
-    out.duplicateTargets = await err(initRpc(`worker${rank}`, { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 5, deviceMaps } }));
+    const deviceMaps: Record<string, Record<string, string>> = rank === 0
+      ? { worker1: { cpu: 'cpu', 'gpu:0': 'cpu' } }
+      : {};
+    out.duplicateTargets = await err(
+      initRpc(`worker${rank}`, { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 5, deviceMaps } }),
+    );
     return out;
   }
   if (mode === 'worldOne') {

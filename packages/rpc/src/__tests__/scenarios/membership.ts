@@ -1,4 +1,14 @@
-import { type WorkerInfo, getWorkerInfo, getWorkerInfos, initRpc, onWorkerJoin, onWorkerLeave, register, rpcSync, shutdown } from '@wiregrad/rpc';
+import {
+  type WorkerInfo,
+  getWorkerInfo,
+  getWorkerInfos,
+  initRpc,
+  onWorkerJoin,
+  onWorkerLeave,
+  register,
+  rpcSync,
+  shutdown,
+} from '@wiregrad/rpc';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
 import { errorOf, sleep } from '@wiregrad/test-helpers';
 

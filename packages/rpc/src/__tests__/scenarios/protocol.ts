@@ -2,7 +2,16 @@ import { encode } from '@msgpack/msgpack';
 import { Dealer } from 'zeromq';
 import { tensor } from '@wiregrad/tensor';
 import type { RpcError } from '@wiregrad/rpc';
-import { decodeMessage, encodeMessage, initRpc, register, rpcSync, rpcState, shutdown, MessageType } from '@wiregrad/rpc';
+import {
+  decodeMessage,
+  encodeMessage,
+  initRpc,
+  register,
+  rpcSync,
+  rpcState,
+  shutdown,
+  MessageType,
+} from '@wiregrad/rpc';
 import { HEADER_BYTES, writeHeader } from '../../messages/message.js';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
 import { errorOf } from '@wiregrad/test-helpers';
@@ -22,8 +31,14 @@ register('bigAnswer', () => new Uint8Array(100 * 1024));
 export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   const errors: string[] = [];
   await initRpc(`worker${rank}`, {
-    rank, worldSize,
-    backendOptions: { initMethod, rpcTimeout: 5, maxMessageBytes: 64 * 1024, onProtocolError: (e: RpcError) => errors.push(e.message) },
+    rank,
+    worldSize,
+    backendOptions: {
+      initMethod,
+      rpcTimeout: 5,
+      maxMessageBytes: 64 * 1024,
+      onProtocolError: (e: RpcError) => errors.push(e.message),
+    },
   });
   const raw = new Dealer({ routingId: 'intruder', linger: 0, receiveTimeout: 1000 });
   raw.connect(rpcState().agent.address);
@@ -40,7 +55,10 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   try {
     await ask([new Uint8Array([0xc1, 0xff])]); // shorter than a header
     await ask([handMade(0x999, 7, encode({}))]); // unknown type
-    const [head] = encodeMessage({ type: MessageType.PYTHON_CALL, id: 8, payload: { fn: 'ping', args: [tensor([1, 2])] } }, { deviceMap: {}, peer: 0 });
+    const [head] = encodeMessage(
+      { type: MessageType.PYTHON_CALL, id: 8, payload: { fn: 'ping', args: [tensor([1, 2])] } },
+      { deviceMap: {}, peer: 0 },
+    );
     await ask([head!]); // its tensor frame is missing
     await ask([handMade(MessageType.PYTHON_CALL, 9, new Uint8Array([0x92, 0x01]))]); // truncated payload
     await ask([handMade(MessageType.PYTHON_CALL, 10, new Uint8Array(128 * 1024))]); // oversized

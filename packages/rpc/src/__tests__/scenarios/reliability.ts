@@ -4,7 +4,11 @@ import type { ScenarioContext } from '@wiregrad/test-helpers';
 
 register('ping', () => 'pong');
 register('hang', () => new Promise(() => {}));
-const err = async (p: PromiseLike<unknown>) => Promise.resolve(p).then(() => null, (e: RpcError) => e.code);
+const err = async (p: PromiseLike<unknown>) =>
+  Promise.resolve(p).then(
+    () => null,
+    (e: RpcError) => e.code,
+  );
 
 export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   await initRpc(`worker${rank}`, { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 3, heartbeatMs: 200 } });

@@ -64,7 +64,13 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
     out.chain = await rpcSync('worker2', 'forward', [rref, 'worker0']);
     out.backToOwner = await rpcSync('worker1', 'isOwnerHere', [rref]);
     const local = new RRef(40);
-    out.local = [String(local), local.isOwner(), local.localValue(), await local.toHere(), await rpcSync('worker1', 'addRRef', [local, 50])];
+    out.local = [
+      String(local),
+      local.isOwner(),
+      local.localValue(),
+      await local.toHere(),
+      await rpcSync('worker1', 'addRRef', [local, 50]),
+    ];
     const returned = await rpcSync<RRef<Tensor>>('worker1', 'remoteOn', ['worker2', 2]);
     out.returnedRRef = [returned.ownerName(), returned.isOwner(), (await returned.toHere()).tolist()];
     const theirs = await rpcSync<RRef<number>>('worker1', 'localRRef', [7]);

@@ -18,7 +18,11 @@ register('busy', async (ms: number) => {
 });
 
 export async function run({ rank, worldSize, initMethod, extra }: ScenarioContext) {
-  await initRpc(`worker${rank}`, { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 30, numWorkerThreads: 4 } });
+  await initRpc(`worker${rank}`, {
+    rank,
+    worldSize,
+    backendOptions: { initMethod, rpcTimeout: 30, numWorkerThreads: 4 },
+  });
   if (extra === 'uneven') {
     // rank 0 keeps calling for a while after the others asked to shut down
     if (rank === 0) for (let i = 0; i < 10; i++) await rpcAsync(1, 'busy', [30]).wait();
@@ -26,7 +30,9 @@ export async function run({ rank, worldSize, initMethod, extra }: ScenarioContex
     return 'done';
   }
   const others = Array.from({ length: worldSize }, (_, w) => w).filter((w) => w !== rank);
-  const calls = others.flatMap((to) => Array.from({ length: 1000 }, (_, i) => rpcAsync<[string, number, number]>(to, 'tag', [i, tensor(i)])));
+  const calls = others.flatMap((to) =>
+    Array.from({ length: 1000 }, (_, i) => rpcAsync<[string, number, number]>(to, 'tag', [i, tensor(i)])),
+  );
   const results = await waitAll(calls);
   let wrong = 0;
   const seen = new Set<string>();

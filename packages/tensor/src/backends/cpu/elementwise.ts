@@ -7,7 +7,12 @@ export interface Operand {
   strides: readonly number[];
 }
 
-export type ElementwiseLoop = (operands: readonly Operand[], out: TypedArray, shape: readonly number[], params: readonly number[]) => void;
+export type ElementwiseLoop = (
+  operands: readonly Operand[],
+  out: TypedArray,
+  shape: readonly number[],
+  params: readonly number[],
+) => void;
 
 const VALUES = ['x', 'y', 'z'] as const;
 const ARRAYS = ['a', 'b', 'c'] as const;
@@ -24,10 +29,15 @@ const ARRAYS = ['a', 'b', 'c'] as const;
  * monomorphic, where a shared loop calling a closure per element would not be; kernels
  * compile one loop per dtype (Note [Compiled loop cache]).
  */
-export function compileElementwise(arity: 1 | 2 | 3, expr: string, helpers: Record<string, unknown> = {}): ElementwiseLoop {
+export function compileElementwise(
+  arity: 1 | 2 | 3,
+  expr: string,
+  helpers: Record<string, unknown> = {},
+): ElementwiseLoop {
   const names = Object.keys(helpers);
   const arrays = ARRAYS.slice(0, arity);
-  const reads = (idx: (k: number) => string) => arrays.map((arr, k) => `const ${VALUES[k]} = ${arr}[${idx(k)}];`).join(' ');
+  const reads = (idx: (k: number) => string) =>
+    arrays.map((arr, k) => `const ${VALUES[k]} = ${arr}[${idx(k)}];`).join(' ');
   const body = `
     const nd = shape.length;
     let n = 1; for (let d = 0; d < nd; d++) n *= shape[d];
@@ -43,7 +53,9 @@ export function compileElementwise(arity: 1 | 2 | 3, expr: string, helpers: Reco
         for (let i = 0; i < n; i++) { ${reads((k) => `${arrays[k]}o + i`)} out[i] = ${expr}; }
       }
       return;
-    }${arity === 2 ? `
+    }${
+      arity === 2
+        ? `
     if (isFlat(as, shape) && isScalar(bs)) {
       const y = b[bo];
       for (let i = 0; i < n; i++) { const x = a[ao + i]; out[i] = ${expr}; }
@@ -53,7 +65,9 @@ export function compileElementwise(arity: 1 | 2 | 3, expr: string, helpers: Reco
       const x = a[ao];
       for (let i = 0; i < n; i++) { const y = b[bo + i]; out[i] = ${expr}; }
       return;
-    }` : ''}
+    }`
+        : ''
+    }
     if (nd === 0) { ${reads((k) => `${arrays[k]}o`)} out[0] = ${expr}; return; }
     const inner = shape[nd - 1];
     ${arrays.map((arr) => `const ${arr}i = ${arr}s[nd - 1]; let ${arr}p = ${arr}o;`).join('\n')}
@@ -83,9 +97,12 @@ export function compileElementwise(arity: 1 | 2 | 3, expr: string, helpers: Reco
         idx[d] = 0;
       }
     }`;
-  const factory = new Function('isFlat', 'isScalar', ...names, `return function loop(ops, out, shape, params) {${body}\n};`) as (
-    ...args: unknown[]
-  ) => ElementwiseLoop;
+  const factory = new Function(
+    'isFlat',
+    'isScalar',
+    ...names,
+    `return function loop(ops, out, shape, params) {${body}\n};`,
+  ) as (...args: unknown[]) => ElementwiseLoop;
   return factory(isFlat, isScalar, ...names.map((k) => helpers[k]));
 }
 

@@ -26,7 +26,7 @@ export function forEachOffset(
   const idx = new Array<number>(nd).fill(0);
   let a = offsetA;
   let b = offsetB;
-  for (let i = 0; i < total; ) {
+  for (let i = 0; i < total;) {
     let pa = a;
     let pb = b;
     for (let j = 0; j < inner; j++, i++) {

@@ -25,29 +25,57 @@ describe('the gpu device (gpu.js)', () => {
 
   it('int32 and bool are exact float32 integers on the gpu: exact within +-2^24, rounded beyond (Note [gpu.js modes])', () => {
     const big = tensor(new Int32Array([16_777_215, -16_777_216, 7, 0]), { dtype: 'int32' }).to('gpu');
-    expect(big.add(tensor(new Int32Array([1, 0, -8, 1]), { dtype: 'int32' }).to('gpu')).tolist()).toEqual([16_777_216, -16_777_216, -1, 1]);
-    expect(tensor(new Int32Array([16_777_217]), { dtype: 'int32' }).to('gpu').tolist()).toEqual([16_777_216]);
+    expect(big.add(tensor(new Int32Array([1, 0, -8, 1]), { dtype: 'int32' }).to('gpu')).tolist()).toEqual([
+      16_777_216, -16_777_216, -1, 1,
+    ]);
+    expect(
+      tensor(new Int32Array([16_777_217]), { dtype: 'int32' })
+        .to('gpu')
+        .tolist(),
+    ).toEqual([16_777_216]);
     expect(tensor([true, false]).to('gpu').logicalNot().tolist()).toEqual([false, true]);
   });
 
   it('refuses tensors past 2^23 elements, where float32 index math stops being exact', () => {
     const message = 'a gpu tensor holds at most 2^23 (8388608) elements (gpu kernels index in float32), got 8388609';
     expect(() => zeros([2 ** 23 + 1]).to('gpu')).toThrow(message);
-    expect(() => zeros([2 ** 22]).to('gpu').expand([3, 2 ** 22]).mul(1)).toThrow('got 12582912');
-    expect(zeros([2 ** 23]).to('gpu').sum().item()).toBe(0);
+    expect(() =>
+      zeros([2 ** 22])
+        .to('gpu')
+        .expand([3, 2 ** 22])
+        .mul(1),
+    ).toThrow('got 12582912');
+    expect(
+      zeros([2 ** 23])
+        .to('gpu')
+        .sum()
+        .item(),
+    ).toBe(0);
   });
 
   it("refuses to mix devices with PyTorch's message, and float64", () => {
-    expect(() => tensor([1]).add(tensor([1]).to('gpu'))).toThrow('Expected all tensors to be on the same device, but found at least two devices, cpu and gpu:0!');
-    expect(() => tensor([1, 2]).to('gpu').mul(tensor([3]))).toThrow('found at least two devices, gpu:0 and cpu!');
+    expect(() => tensor([1]).add(tensor([1]).to('gpu'))).toThrow(
+      'Expected all tensors to be on the same device, but found at least two devices, cpu and gpu:0!',
+    );
+    expect(() =>
+      tensor([1, 2])
+        .to('gpu')
+        .mul(tensor([3])),
+    ).toThrow('found at least two devices, gpu:0 and cpu!');
     // 0-dim cpu tensors are PyTorch's cpu scalars: they join a gpu operand (after promotion)
-    const joined = [tensor([1, 2]).to('gpu').mul(tensor(3)), tensor(3, { dtype: 'float64' }).sub(tensor([1, 2]).to('gpu')), tensor(2).lt(tensor([1, 3]).to('gpu'))];
+    const joined = [
+      tensor([1, 2]).to('gpu').mul(tensor(3)),
+      tensor(3, { dtype: 'float64' }).sub(tensor([1, 2]).to('gpu')),
+      tensor(2).lt(tensor([1, 3]).to('gpu')),
+    ];
     expect(joined.map((t) => [t.device.toString(), t.dtype, t.tolist()])).toEqual([
       ['gpu:0', 'float32', [3, 6]],
       ['gpu:0', 'float32', [2, 1]],
       ['gpu:0', 'bool', [false, true]],
     ]);
-    expect(() => tensor([1.5], { dtype: 'float64' }).to('gpu')).toThrow('float64 is not supported on the gpu device (gpu.js computes in float32); use float32');
+    expect(() => tensor([1.5], { dtype: 'float64' }).to('gpu')).toThrow(
+      'float64 is not supported on the gpu device (gpu.js computes in float32); use float32',
+    );
   });
 });
 
@@ -96,38 +124,45 @@ describe('gpu memory and compilation', () => {
   }, 120_000);
 
   // the WebGL textures themselves, counted where headless-gl creates and deletes them
-  it.runIf(gpuInfo().mode === 'headlessgl')('deletes its WebGL textures: the live count stays flat over 300 training-style iterations', async () => {
-    const require = createRequire(createRequire(import.meta.url).resolve('gpu.js'));
-    const proto = Object.getPrototypeOf((require('gl') as (w: number, h: number) => object)(1, 1)) as Record<string, (...args: unknown[]) => unknown>;
-    const [create, remove] = [proto.createTexture!, proto.deleteTexture!];
-    let live = 0;
-    proto.createTexture = function (...args) {
-      live++;
-      return create.apply(this, args);
-    };
-    proto.deleteTexture = function (...args) {
-      live--;
-      return remove.apply(this, args);
-    };
-    try {
-      const w = randn([16, 8]).to('gpu');
-      const x = randn([4, 16]).to('gpu');
-      const counts: number[] = [];
-      for (let i = 1; i <= 300; i++) {
-        x.matmul(w).relu().softmax(1).sum().item();
-        w.sub_(w.mul(0.001));
-        if (i % 50 === 0) {
-          collectGarbage();
-          await new Promise((r) => setTimeout(r, 1));
-          counts.push(live);
+  it.runIf(gpuInfo().mode === 'headlessgl')(
+    'deletes its WebGL textures: the live count stays flat over 300 training-style iterations',
+    async () => {
+      const require = createRequire(createRequire(import.meta.url).resolve('gpu.js'));
+      const proto = Object.getPrototypeOf((require('gl') as (w: number, h: number) => object)(1, 1)) as Record<
+        string,
+        (...args: unknown[]) => unknown
+      >;
+      const [create, remove] = [proto.createTexture!, proto.deleteTexture!];
+      let live = 0;
+      proto.createTexture = function (...args) {
+        live++;
+        return create.apply(this, args);
+      };
+      proto.deleteTexture = function (...args) {
+        live--;
+        return remove.apply(this, args);
+      };
+      try {
+        const w = randn([16, 8]).to('gpu');
+        const x = randn([4, 16]).to('gpu');
+        const counts: number[] = [];
+        for (let i = 1; i <= 300; i++) {
+          x.matmul(w).relu().softmax(1).sum().item();
+          w.sub_(w.mul(0.001));
+          if (i % 50 === 0) {
+            collectGarbage();
+            await new Promise((r) => setTimeout(r, 1));
+            counts.push(live);
+          }
         }
+        // each iteration makes ~12 textures: 3600 undeleted ones would show
+        expect(Math.max(...counts) - Math.min(...counts)).toBeLessThan(40);
+      } finally {
+        [proto.createTexture, proto.deleteTexture] = [create, remove];
       }
-      // each iteration makes ~12 textures: 3600 undeleted ones would show
-      expect(Math.max(...counts) - Math.min(...counts)).toBeLessThan(40);
-    } finally {
-      [proto.createTexture, proto.deleteTexture] = [create, remove];
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 
   it('dispose() frees a gpu tensor now; later use throws', () => {
     const before = memory().gpuBytes;

@@ -22,7 +22,10 @@ const VALUES = ['x', 'y', 'z'] as const;
 function source(arity: number, expr: string, rank: number): string {
   const ops = ARRAYS.slice(0, arity);
   // indices go through locals: gpu.js's GLSL output redefines a hoisted name when two reads index by expressions
-  const reads = ops.map((arr, k) => `const i${k} = ${offsetSource(rank + k * (rank + 1), undefined, rank)};\nconst ${VALUES[k]} = ${arr}[i${k}];`);
+  const reads = ops.map(
+    (arr, k) =>
+      `const i${k} = ${offsetSource(rank + k * (rank + 1), undefined, rank)};\nconst ${VALUES[k]} = ${arr}[i${k}];`,
+  );
   return `function (meta, p0, p1, ${ops.join(', ')}) {
 ${coordsSource(0, 'this.thread.x', rank)}
 ${reads.join('\n')}
@@ -31,7 +34,10 @@ return ${expr};
 }
 
 /** The output shape and each operand's strides with size-1 dims dropped and mergeable neighbours merged. */
-function coalesce(shape: readonly number[], strides: readonly (readonly number[])[]): { shape: number[]; strides: number[][] } {
+function coalesce(
+  shape: readonly number[],
+  strides: readonly (readonly number[])[],
+): { shape: number[]; strides: number[][] } {
   const out: number[] = [];
   const outStrides: number[][] = strides.map(() => []);
   for (let d = shape.length - 1; d >= 0; d--) {
@@ -61,20 +67,35 @@ export function castExpr(expr: string, dtype: DType): string {
 
 export function assertGpuDType(dtype: DType): void {
   if (dtype === 'float64') {
-    throw new TensorError('UNSUPPORTED', 'float64 is not supported on the gpu device (gpu.js computes in float32); use float32');
+    throw new TensorError(
+      'UNSUPPORTED',
+      'float64 is not supported on the gpu device (gpu.js computes in float32); use float32',
+    );
   }
 }
 
 /** Runs the elementwise expression over `inputs` broadcast together into a new gpu tensor of `outDtype`. */
-export function gpuMap(name: string, expr: string, inputs: readonly Tensor[], outDtype: DType, params: readonly number[] = []): Tensor {
+export function gpuMap(
+  name: string,
+  expr: string,
+  inputs: readonly Tensor[],
+  outDtype: DType,
+  params: readonly number[] = [],
+): Tensor {
   assertGpuDType(outDtype);
   let shape = inputs[0]!.shape;
-  for (let i = 1; i < inputs.length; i++) if (!shapesEqual(inputs[i]!.shape, shape)) shape = broadcastShapes(shape, inputs[i]!.shape);
-  const c = coalesce(shape, inputs.map((t) => (shapesEqual(t.shape, shape) ? t.strides : broadcastStrides(t.shape, t.strides, shape))));
+  for (let i = 1; i < inputs.length; i++)
+    if (!shapesEqual(inputs[i]!.shape, shape)) shape = broadcastShapes(shape, inputs[i]!.shape);
+  const c = coalesce(
+    shape,
+    inputs.map((t) => (shapesEqual(t.shape, shape) ? t.strides : broadcastStrides(t.shape, t.strides, shape))),
+  );
   assertGpuRank(c.shape, 'indexing');
   const rank = c.shape.length;
   const meta = [...c.shape, ...inputs.flatMap((t, k) => [t.offset, ...c.strides[k]!])];
-  const k = kernel(`map:${name}:${inputs.length}:${outDtype}:${rank}`, () => source(inputs.length, castExpr(expr, outDtype), rank));
+  const k = kernel(`map:${name}:${inputs.length}:${outDtype}:${rank}`, () =>
+    source(inputs.length, castExpr(expr, outDtype), rank),
+  );
   const n = numelOf(shape);
   const value = launch(k, n, [meta, params[0] ?? 0, params[1] ?? 0, ...inputs.map(valueOf)]);
   return gpuTensor(value, shape, outDtype, inputs[0]!.device);

@@ -29,7 +29,11 @@ interface GpuJs {
   destroy(): void;
 }
 interface GpuJsModule {
-  GPU: (new (settings?: { mode?: string }) => GpuJs) & { isHeadlessGLSupported: boolean; isWebGL2Supported: boolean; isWebGLSupported: boolean };
+  GPU: (new (settings?: { mode?: string }) => GpuJs) & {
+    isHeadlessGLSupported: boolean;
+    isWebGL2Supported: boolean;
+    isWebGLSupported: boolean;
+  };
 }
 
 /**
@@ -49,8 +53,13 @@ let compilations = 0;
 const kernels = new Map<string, GpuKernel>();
 
 export function setGpuMode(mode: GpuMode): void {
-  if (!MODES.includes(mode)) throw new TensorError('INVALID_ARGUMENT', `setGpuMode expects one of ${MODES.join(', ')}, got ${String(mode)}`);
-  if (gpu !== null && gpu.mode !== mode) throw new TensorError('UNSUPPORTED', `the gpu device already runs in ${gpu.mode} mode; set the mode before first use`);
+  if (!MODES.includes(mode))
+    throw new TensorError('INVALID_ARGUMENT', `setGpuMode expects one of ${MODES.join(', ')}, got ${String(mode)}`);
+  if (gpu !== null && gpu.mode !== mode)
+    throw new TensorError(
+      'UNSUPPORTED',
+      `the gpu device already runs in ${gpu.mode} mode; set the mode before first use`,
+    );
   requested = mode;
 }
 
@@ -63,7 +72,13 @@ function load(): GpuJs {
     throw new TensorError('UNSUPPORTED', `the gpu device needs gpu.js, which failed to load: ${(e as Error).message}`);
   }
   const { GPU } = mod;
-  const auto: GpuMode = GPU.isHeadlessGLSupported ? 'headlessgl' : GPU.isWebGL2Supported ? 'webgl2' : GPU.isWebGLSupported ? 'webgl' : 'webasm';
+  const auto: GpuMode = GPU.isHeadlessGLSupported
+    ? 'headlessgl'
+    : GPU.isWebGL2Supported
+      ? 'webgl2'
+      : GPU.isWebGLSupported
+        ? 'webgl'
+        : 'webasm';
   gpu = new GPU({ mode: requested ?? auto });
   return gpu;
 }
@@ -155,7 +170,10 @@ export const MAX_ELEMENTS = 1 << 23;
 /** Runs a kernel over n output elements. */
 export function launch(k: GpuKernel, n: number, args: unknown[]): GpuValue {
   if (n > MAX_ELEMENTS) {
-    throw new TensorError('UNSUPPORTED', `a gpu tensor holds at most 2^23 (${MAX_ELEMENTS}) elements (gpu kernels index in float32), got ${n}`);
+    throw new TensorError(
+      'UNSUPPORTED',
+      `a gpu tensor holds at most 2^23 (${MAX_ELEMENTS}) elements (gpu kernels index in float32), got ${n}`,
+    );
   }
   k.setOutput([Math.max(n, 1)]);
   return k(...args);

@@ -31,7 +31,8 @@ export function gpuTensor(value: GpuValue, shape: readonly number[], dtype: DTyp
 }
 
 export function assertGpuRank(shape: readonly number[], what: string): void {
-  if (shape.length > MAX_RANK) throw new TensorError('UNSUPPORTED', `${what} on the gpu supports up to ${MAX_RANK} dims, got ${fmtShape(shape)}`);
+  if (shape.length > MAX_RANK)
+    throw new TensorError('UNSUPPORTED', `${what} on the gpu supports up to ${MAX_RANK} dims, got ${fmtShape(shape)}`);
 }
 
 /** [shape padded to MAX_RANK with leading 1s] */
@@ -54,7 +55,11 @@ export function operandMeta(t: Tensor, outShape: readonly number[]): number[] {
 export function coordsSource(at: number, index = 'this.thread.x', rank = MAX_RANK): string {
   const lines = [`let rem = ${index};`];
   for (let d = rank - 1; d > 0; d--) {
-    lines.push(`const q${d} = Math.floor((rem + 0.5) / meta[${at + d}]);`, `const c${d} = rem - q${d} * meta[${at + d}];`, `rem = q${d};`);
+    lines.push(
+      `const q${d} = Math.floor((rem + 0.5) / meta[${at + d}]);`,
+      `const c${d} = rem - q${d} * meta[${at + d}];`,
+      `rem = q${d};`,
+    );
   }
   lines.push('const c0 = rem;');
   return lines.join('\n');

@@ -20,7 +20,15 @@ import { reduceKernels } from './kernels/reduce.js';
 import { structureKernels } from './kernels/structure.js';
 import { windowKernels } from './kernels/window.js';
 
-for (const k of [...viewKernels('gpu'), ...elementwiseKernels, matmulKernel, ...reduceKernels, ...structureKernels, ...inplaceKernels]) registerKernel(k);
+for (const k of [
+  ...viewKernels('gpu'),
+  ...elementwiseKernels,
+  matmulKernel,
+  ...reduceKernels,
+  ...structureKernels,
+  ...inplaceKernels,
+])
+  registerKernel(k);
 for (const k of windowKernels) registerKernel(k);
 
 onStorageDispose('gpu', (handle) => {
@@ -34,7 +42,10 @@ onStorageDispose('gpu', (handle) => {
 function checkDevice(target: Device): void {
   const { available, devices } = gpuInfo();
   if (!available || target.index >= devices) {
-    throw new TensorError('UNSUPPORTED', `${target.toString()} is not available: gpu.js ${available ? `has ${devices} device` : 'failed to start'}`);
+    throw new TensorError(
+      'UNSUPPORTED',
+      `${target.toString()} is not available: gpu.js ${available ? `has ${devices} device` : 'failed to start'}`,
+    );
   }
 }
 
@@ -45,7 +56,11 @@ registerTransfer('cpu', 'gpu', (x, target) => {
   checkDevice(target);
   const src = x.isContiguous() ? x.storage.data.subarray(x.offset, x.offset + x.numel) : contiguousCopy(x).storage.data;
   // an empty tensor holds one unread float (gpu.js takes no empty arguments or outputs)
-  const value = launch(kernel('upload', () => UPLOAD), x.numel, [x.numel === 0 ? Float32Array.of(0) : Float32Array.from(src)]);
+  const value = launch(
+    kernel('upload', () => UPLOAD),
+    x.numel,
+    [x.numel === 0 ? Float32Array.of(0) : Float32Array.from(src)],
+  );
   return gpuTensor(value, x.shape, x.dtype, target);
 });
 
@@ -59,7 +74,8 @@ registerKernel({
       checkDevice(target);
       throw new TensorError('UNSUPPORTED', `cannot copy between gpu devices: gpu.js has one`);
     }
-    const flat = x!.isContiguous() && x!.offset === 0 && x!.storage.length === x!.numel ? x! : gpuMap(K.Copy, 'x', [x!], x!.dtype);
+    const flat =
+      x!.isContiguous() && x!.offset === 0 && x!.storage.length === x!.numel ? x! : gpuMap(K.Copy, 'x', [x!], x!.dtype);
     const values = download(valueOf(flat));
     const data = typedArrayFor(x!.dtype, x!.numel);
     data.set(values.subarray(0, x!.numel));

@@ -6,7 +6,15 @@ import { perDtype } from '../compiledLoops.js';
 import { reduceLayout, reducedShape } from './reduceLayout.js';
 
 /** Writes the extreme value of each [O, ·, I] column over R into `vals` and its position into `idx`. */
-type ExtremumLoop = (data: TypedArray, base: number, O: number, R: number, I: number, vals: TypedArray, idx: Int32Array) => void;
+type ExtremumLoop = (
+  data: TypedArray,
+  base: number,
+  O: number,
+  R: number,
+  I: number,
+  vals: TypedArray,
+  idx: Int32Array,
+) => void;
 
 /**
  * Note [Extremum loops]

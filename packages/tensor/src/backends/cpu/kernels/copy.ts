@@ -91,7 +91,12 @@ export function copyIntoTensor(dst: Tensor, src: Tensor): void {
 export function contiguousCopy(x: Tensor, dtype: DType = x.dtype): Tensor {
   const out = Tensor.uninitialized(x.shape, dtype);
   const data = out.storage.data;
-  copyStrided(x.shape, { data, offset: 0, strides: contiguousStrides(x.shape) }, { data: x.storage.data, offset: x.offset, strides: x.strides }, dtype === 'bool' && x.dtype !== 'bool');
+  copyStrided(
+    x.shape,
+    { data, offset: 0, strides: contiguousStrides(x.shape) },
+    { data: x.storage.data, offset: x.offset, strides: x.strides },
+    dtype === 'bool' && x.dtype !== 'bool',
+  );
   return out;
 }
 
@@ -101,7 +106,12 @@ export function contiguousCopy(x: Tensor, dtype: DType = x.dtype): Tensor {
  */
 export function copyToArray(x: Tensor): TypedArray {
   const data = typedArrayFor(x.dtype, x.numel);
-  copyStrided(x.shape, { data, offset: 0, strides: contiguousStrides(x.shape) }, { data: x.storage.data, offset: x.offset, strides: x.strides }, false);
+  copyStrided(
+    x.shape,
+    { data, offset: 0, strides: contiguousStrides(x.shape) },
+    { data: x.storage.data, offset: x.offset, strides: x.strides },
+    false,
+  );
   return data;
 }
 

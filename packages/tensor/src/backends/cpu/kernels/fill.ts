@@ -15,7 +15,12 @@ export function fillTensor(dst: Tensor, value: number): void {
   // a one-element source broadcast over dst: copyStrided walks dst's strides
   const one = typedArrayFor(dst.dtype, 1);
   one[0] = v;
-  copyStrided(dst.shape, { data, offset: dst.offset, strides: dst.strides }, { data: one, offset: 0, strides: dst.shape.map(() => 0) }, false);
+  copyStrided(
+    dst.shape,
+    { data, offset: dst.offset, strides: dst.strides },
+    { data: one, offset: 0, strides: dst.shape.map(() => 0) },
+    false,
+  );
 }
 
 export const fillKernel: KernelConfig = {

@@ -71,24 +71,65 @@ function blocked(a: Mat, b: Mat, acc: Float64Array, M: number, N: number, K: num
       const rows = Math.min(MR, M - i0);
       packA(a, i0, rows, k0, kc, aPanel);
       for (let j0 = 0; j0 < N; j0 += NR) {
-        let c00 = 0, c01 = 0, c02 = 0, c03 = 0, c10 = 0, c11 = 0, c12 = 0, c13 = 0;
-        let c20 = 0, c21 = 0, c22 = 0, c23 = 0, c30 = 0, c31 = 0, c32 = 0, c33 = 0;
+        let c00 = 0,
+          c01 = 0,
+          c02 = 0,
+          c03 = 0,
+          c10 = 0,
+          c11 = 0,
+          c12 = 0,
+          c13 = 0;
+        let c20 = 0,
+          c21 = 0,
+          c22 = 0,
+          c23 = 0,
+          c30 = 0,
+          c31 = 0,
+          c32 = 0,
+          c33 = 0;
         for (let k = 0, pa = 0, pb = (j0 / NR) * kc * NR; k < kc; k++, pa += MR, pb += NR) {
-          const b0 = bPanels[pb]!, b1 = bPanels[pb + 1]!, b2 = bPanels[pb + 2]!, b3 = bPanels[pb + 3]!;
+          const b0 = bPanels[pb]!,
+            b1 = bPanels[pb + 1]!,
+            b2 = bPanels[pb + 2]!,
+            b3 = bPanels[pb + 3]!;
           let x = aPanel[pa]!;
-          c00 += x * b0; c01 += x * b1; c02 += x * b2; c03 += x * b3;
+          c00 += x * b0;
+          c01 += x * b1;
+          c02 += x * b2;
+          c03 += x * b3;
           x = aPanel[pa + 1]!;
-          c10 += x * b0; c11 += x * b1; c12 += x * b2; c13 += x * b3;
+          c10 += x * b0;
+          c11 += x * b1;
+          c12 += x * b2;
+          c13 += x * b3;
           x = aPanel[pa + 2]!;
-          c20 += x * b0; c21 += x * b1; c22 += x * b2; c23 += x * b3;
+          c20 += x * b0;
+          c21 += x * b1;
+          c22 += x * b2;
+          c23 += x * b3;
           x = aPanel[pa + 3]!;
-          c30 += x * b0; c31 += x * b1; c32 += x * b2; c33 += x * b3;
+          c30 += x * b0;
+          c31 += x * b1;
+          c32 += x * b2;
+          c33 += x * b3;
         }
         const cols = Math.min(NR, N - j0);
-        tile[0] = c00; tile[1] = c01; tile[2] = c02; tile[3] = c03;
-        tile[4] = c10; tile[5] = c11; tile[6] = c12; tile[7] = c13;
-        tile[8] = c20; tile[9] = c21; tile[10] = c22; tile[11] = c23;
-        tile[12] = c30; tile[13] = c31; tile[14] = c32; tile[15] = c33;
+        tile[0] = c00;
+        tile[1] = c01;
+        tile[2] = c02;
+        tile[3] = c03;
+        tile[4] = c10;
+        tile[5] = c11;
+        tile[6] = c12;
+        tile[7] = c13;
+        tile[8] = c20;
+        tile[9] = c21;
+        tile[10] = c22;
+        tile[11] = c23;
+        tile[12] = c30;
+        tile[13] = c31;
+        tile[14] = c32;
+        tile[15] = c33;
         for (let r = 0; r < rows; r++) {
           const o = (i0 + r) * N + j0;
           for (let c = 0; c < cols; c++) acc[o + c] = acc[o + c]! + tile[r * NR + c]!;

@@ -13,7 +13,8 @@ export interface WindowGeometry {
   outSize: [number, number];
 }
 
-const geometryOf = (attrs: Attrs) => attrs as unknown as WindowGeometry & { padValue: number; inputSize: [number, number] };
+const geometryOf = (attrs: Attrs) =>
+  attrs as unknown as WindowGeometry & { padValue: number; inputSize: [number, number] };
 
 /**
  * Im2Col [x [N, C, H, W]] -> [N, C·kh·kw, oh·ow]: column l holds the window at output position
@@ -23,7 +24,14 @@ export const im2colKernel: KernelConfig = {
   kernelName: K.Im2Col,
   device: 'cpu',
   kernelFunc: ([x], attrs) => {
-    const { kernel: [kh, kw], stride: [sh, sw], padding: [pt, , pl], dilation: [dh, dw], outSize: [oh, ow], padValue } = geometryOf(attrs);
+    const {
+      kernel: [kh, kw],
+      stride: [sh, sw],
+      padding: [pt, , pl],
+      dilation: [dh, dw],
+      outSize: [oh, ow],
+      padValue,
+    } = geometryOf(attrs);
     const [N, C, H, W] = x!.shape as [number, number, number, number];
     const [s0, s1, s2, s3] = x!.strides as [number, number, number, number];
     const out = Tensor.uninitialized([N, C * kh * kw, oh * ow], x!.dtype);
@@ -64,7 +72,14 @@ export const col2imKernel: KernelConfig = {
   kernelName: K.Col2Im,
   device: 'cpu',
   kernelFunc: ([cols], attrs) => {
-    const { kernel: [kh, kw], stride: [sh, sw], padding: [pt, , pl], dilation: [dh, dw], outSize: [oh, ow], inputSize: [H, W] } = geometryOf(attrs);
+    const {
+      kernel: [kh, kw],
+      stride: [sh, sw],
+      padding: [pt, , pl],
+      dilation: [dh, dw],
+      outSize: [oh, ow],
+      inputSize: [H, W],
+    } = geometryOf(attrs);
     const N = cols!.shape[0]!;
     const C = cols!.shape[1]! / (kh * kw);
     const [s0, s1, s2] = cols!.strides as [number, number, number];
@@ -82,7 +97,8 @@ export const col2imKernel: KernelConfig = {
               if (ih < 0 || ih >= H) continue;
               for (let j = 0; j < ow; j++) {
                 const iw = j * sw - pl + kj * dw;
-                if (iw >= 0 && iw < W) o[outBase + ih * W + iw] = o[outBase + ih * W + iw]! + d[rowBase + (i * ow + j) * s2]!;
+                if (iw >= 0 && iw < W)
+                  o[outBase + ih * W + iw] = o[outBase + ih * W + iw]! + d[rowBase + (i * ow + j) * s2]!;
               }
             }
           }

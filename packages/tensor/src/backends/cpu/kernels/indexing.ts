@@ -16,7 +16,8 @@ import { runElementwise } from './tensorOperands.js';
  * out of bounds too (only select() and slicing count from the end).
  */
 export function checkIndex(i: number, size: number, dim: number): number {
-  if (i < 0 || i >= size) throw new TensorError('INDEX_OUT_OF_RANGE', `index ${i} is out of bounds for dimension ${dim} with size ${size}`);
+  if (i < 0 || i >= size)
+    throw new TensorError('INDEX_OUT_OF_RANGE', `index ${i} is out of bounds for dimension ${dim} with size ${size}`);
   return i;
 }
 
@@ -68,7 +69,9 @@ const indexSelect: KernelFunc = ([x, index], attrs) => {
 
 const maskedFillLoop = perDtype(() => compileElementwise(2, 'y ? p0 : x'));
 /** x where mask is false, `value` (already cast to x's dtype by the op) where true; broadcast together. */
-const maskedFill: KernelFunc = ([x, mask], attrs) => [runElementwise(maskedFillLoop(x!.dtype), [x!, mask!], x!.dtype, [attrs.value as number])];
+const maskedFill: KernelFunc = ([x, mask], attrs) => [
+  runElementwise(maskedFillLoop(x!.dtype), [x!, mask!], x!.dtype, [attrs.value as number]),
+];
 
 /** int32 [...index.shape, numClasses] with a 1 at each index. */
 const oneHot: KernelFunc = ([index], attrs) => {

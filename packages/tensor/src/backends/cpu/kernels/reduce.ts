@@ -61,7 +61,8 @@ function foldKernel(kernelName: string): KernelConfig {
       const loop = loopFor(dtype);
       const { data, base, O, R, I, keptShape } = reduceLayout(x!, dims);
       const out = Tensor.empty(reducedShape(keptShape, dims, attrs.keepdim as boolean), dtype);
-      if (kernelName !== K.Sum || !wasmSum(data, base, O, R, I, out.storage.data)) loop(data, base, O, R, I, out.storage.data);
+      if (kernelName !== K.Sum || !wasmSum(data, base, O, R, I, out.storage.data))
+        loop(data, base, O, R, I, out.storage.data);
       return [out];
     },
   };

@@ -34,19 +34,39 @@ export function reduceLayout(x: Tensor, dims: readonly number[]): ReduceLayout {
   const first = dims.length === 0 ? 0 : dims[0]!;
   const last = dims.length === 0 ? nd - 1 : dims[dims.length - 1]!;
   const keptShape = new Array<number>(nd);
-  for (let d = 0; d < nd; d++) keptShape[d] = d >= first && d <= last && (dims.length === 0 || dims.includes(d)) ? 1 : x.shape[d]!;
+  for (let d = 0; d < nd; d++)
+    keptShape[d] = d >= first && d <= last && (dims.length === 0 || dims.includes(d)) ? 1 : x.shape[d]!;
   // dims are sorted and unique, so they form one block exactly when they span `count` dims
   if (last - first + 1 === count) {
     const { data, base } = contiguousData(x);
-    return { data, base, O: spanSize(x.shape, 0, first), R: spanSize(x.shape, first, last + 1), I: spanSize(x.shape, last + 1, nd), keptShape };
+    return {
+      data,
+      base,
+      O: spanSize(x.shape, 0, first),
+      R: spanSize(x.shape, first, last + 1),
+      I: spanSize(x.shape, last + 1, nd),
+      keptShape,
+    };
   }
   const kept = x.shape.map((_, i) => i).filter((i) => !dims.includes(i));
   const order = [...kept, ...dims];
-  const src = new Tensor(x.storage, order.map((d) => x.shape[d]!), order.map((d) => x.strides[d]!), x.offset);
+  const src = new Tensor(
+    x.storage,
+    order.map((d) => x.shape[d]!),
+    order.map((d) => x.strides[d]!),
+    x.offset,
+  );
   const { data, base } = contiguousData(src);
   // a kernel-local view: it must not keep holding x's storage (Note [Releasing storages])
   src.dispose();
-  return { data, base, O: spanSize(src.shape, 0, kept.length), R: spanSize(src.shape, kept.length, nd), I: 1, keptShape };
+  return {
+    data,
+    base,
+    O: spanSize(src.shape, 0, kept.length),
+    R: spanSize(src.shape, kept.length, nd),
+    I: 1,
+    keptShape,
+  };
 }
 
 /** The product of shape[from..to); dims past the end (dim 0 of a 0-dim tensor) count as 1. */

@@ -36,7 +36,17 @@ function softmaxRows(x: TypedArray, xb: number, out: TypedArray, ob: number, R: 
 }
 
 /** The same along a dim with inner size I > 1: whole rows of I elements at a time, with per-column max and sum. */
-function softmaxColumns(x: TypedArray, xb: number, out: TypedArray, ob: number, R: number, I: number, logOut: boolean, m: Float64Array, s: Float64Array): void {
+function softmaxColumns(
+  x: TypedArray,
+  xb: number,
+  out: TypedArray,
+  ob: number,
+  R: number,
+  I: number,
+  logOut: boolean,
+  m: Float64Array,
+  s: Float64Array,
+): void {
   m.fill(-Infinity);
   s.fill(0);
   for (let r = 0; r < R; r++) {

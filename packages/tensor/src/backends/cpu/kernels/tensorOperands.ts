@@ -6,7 +6,12 @@ import type { ElementwiseLoop, Operand } from '../elementwise.js';
 const NO_PARAMS: readonly number[] = [];
 
 /** Runs a compiled elementwise loop over tensors broadcast together, into a fresh contiguous output. */
-export function runElementwise(loop: ElementwiseLoop, inputs: readonly Tensor[], outDtype: DType, params: readonly number[] = NO_PARAMS): Tensor {
+export function runElementwise(
+  loop: ElementwiseLoop,
+  inputs: readonly Tensor[],
+  outDtype: DType,
+  params: readonly number[] = NO_PARAMS,
+): Tensor {
   let shape = inputs[0]!.shape;
   for (let i = 1; i < inputs.length; i++) {
     const s = inputs[i]!.shape;

@@ -21,13 +21,22 @@ const reshape: KernelFunc = ([x], attrs) => {
 
 const permute: KernelFunc = ([x], attrs) => {
   const dims = attrs.dims as number[];
-  return [new Tensor(x!.storage, dims.map((d) => x!.shape[d]!), dims.map((d) => x!.strides[d]!), x!.offset)];
+  return [
+    new Tensor(
+      x!.storage,
+      dims.map((d) => x!.shape[d]!),
+      dims.map((d) => x!.strides[d]!),
+      x!.offset,
+    ),
+  ];
 };
 
 const expand: KernelFunc = ([x], attrs) => {
   const shape = attrs.shape as number[];
   const lead = shape.length - x!.ndim;
-  const strides = shape.map((size, i) => (i < lead ? 0 : x!.shape[i - lead] === 1 && size !== 1 ? 0 : x!.strides[i - lead]!));
+  const strides = shape.map((size, i) =>
+    i < lead ? 0 : x!.shape[i - lead] === 1 && size !== 1 ? 0 : x!.strides[i - lead]!,
+  );
   return [new Tensor(x!.storage, shape, strides, x!.offset)];
 };
 

@@ -43,7 +43,8 @@ export function setCpuKernels(next: CpuKernelMode): void {
 
 /** PyTorch's torch.set_num_threads: the threads big cpu kernels are split over (>= 1). */
 export function setNumThreads(n: number): void {
-  if (!Number.isInteger(n) || n < 1) throw new TensorError('INVALID_ARGUMENT', `setNumThreads expects an integer >= 1, got ${n}`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new TensorError('INVALID_ARGUMENT', `setNumThreads expects an integer >= 1, got ${n}`);
   threads = n;
 }
 

@@ -50,7 +50,9 @@ describe('thread pool (Note [Thread pool])', () => {
 
   it.each([[[]], [['--shutdown']]])('a process that used the pool exits by itself (args %j)', async (args) => {
     const started = Date.now();
-    const { stdout } = await run(process.execPath, ['--conditions=source', '--import', 'tsx', fixture, ...args], { timeout: 30_000 });
+    const { stdout } = await run(process.execPath, ['--conditions=source', '--import', 'tsx', fixture, ...args], {
+      timeout: 30_000,
+    });
     expect(stdout).toMatch(/^sum -?\d+\.\d{3} threads 2/);
     expect(Date.now() - started).toBeLessThan(30_000);
   });

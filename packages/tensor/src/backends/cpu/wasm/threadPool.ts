@@ -9,7 +9,14 @@ export interface WasmTask {
   args: readonly number[];
 }
 
-const KERNEL_NAMES: readonly WasmKernelName[] = ['gemm', 'gemmScratchBytes', 'binaryF32', 'unaryF32', 'sumF32', 'softmaxF32'];
+const KERNEL_NAMES: readonly WasmKernelName[] = [
+  'gemm',
+  'gemmScratchBytes',
+  'binaryF32',
+  'unaryF32',
+  'sumF32',
+  'softmaxF32',
+];
 const MAX_ARGS = 14;
 // control words (Int32): 0 job sequence (-1: stop), 1 finished sequence, 2 error flag; args (Float64) from byte 16
 const JOB = 0;
@@ -52,8 +59,17 @@ class PoolWorker {
   readonly worker: PlatformThread;
 
   constructor(runtime: WasmRuntime) {
-    if (platform.startThread === null) throw new TensorError('UNSUPPORTED', `the cpu kernels' thread pool needs threads with shared memory, which this ${platform.name} host lacks: setNumThreads(1)`);
-    this.worker = platform.startThread(WORKER_SOURCE, { module: runtime.module, memory: runtime.memory, control: this.control.buffer, names: KERNEL_NAMES });
+    if (platform.startThread === null)
+      throw new TensorError(
+        'UNSUPPORTED',
+        `the cpu kernels' thread pool needs threads with shared memory, which this ${platform.name} host lacks: setNumThreads(1)`,
+      );
+    this.worker = platform.startThread(WORKER_SOURCE, {
+      module: runtime.module,
+      memory: runtime.memory,
+      control: this.control.buffer,
+      names: KERNEL_NAMES,
+    });
     this.worker.unref();
   }
 
@@ -106,7 +122,8 @@ export class ThreadPool {
 
   /** Runs tasks (at most `threads`) at once; task 0 on the calling thread. */
   run(tasks: readonly WasmTask[]): void {
-    if (tasks.length > this.threads) throw new TensorError('KERNEL_FAILED', `${tasks.length} tasks for a pool of ${this.threads} threads`);
+    if (tasks.length > this.threads)
+      throw new TensorError('KERNEL_FAILED', `${tasks.length} tasks for a pool of ${this.threads} threads`);
     for (let i = 1; i < tasks.length; i++) this.workers[i - 1]!.post(tasks[i]!);
     let error: unknown = null;
     try {
@@ -117,7 +134,8 @@ export class ThreadPool {
     let workersOk = true;
     for (let i = 1; i < tasks.length; i++) workersOk = this.workers[i - 1]!.join() && workersOk;
     if (error !== null) throw error;
-    if (!workersOk) throw new TensorError('KERNEL_FAILED', `a wasm kernel failed on a pool thread (${tasks[0]!.kernel})`);
+    if (!workersOk)
+      throw new TensorError('KERNEL_FAILED', `a wasm kernel failed on a pool thread (${tasks[0]!.kernel})`);
   }
 
   async close(): Promise<void> {

@@ -26,7 +26,11 @@ describe('wasm elementwise kernels against the TypeScript loops', () => {
     const a = values(N, 3);
     const b = values(N, 5);
     const s = tensor(1.75);
-    for (const [x, y] of [[a, b], [a, s], [s, b]] as const) {
+    for (const [x, y] of [
+      [a, b],
+      [a, s],
+      [s, b],
+    ] as const) {
       const { ts, wasm } = bothKernels(() => f(x, y));
       if (name === 'maximum' || name === 'minimum') {
         // the only freedom: which zero max(-0, +0) returns
@@ -37,16 +41,22 @@ describe('wasm elementwise kernels against the TypeScript loops', () => {
     }
   });
 
-  it.each(['sub', 'div', 'maximum'] as const)('%s with a row broadcast over leading dims, either side (a bias)', (name) => {
-    const f = binary[name];
-    const full = values(60 * 103, 21).reshape([3, 20, 103]);
-    for (const row of [values(103, 23), values(103, 25).reshape([1, 103]), values(20 * 103, 27).reshape([20, 103])]) {
-      for (const [x, y] of [[full, row], [row, full]] as const) {
-        const { ts, wasm } = bothKernels(() => f(x, y));
-        expectClose(wasm, ts, 0);
+  it.each(['sub', 'div', 'maximum'] as const)(
+    '%s with a row broadcast over leading dims, either side (a bias)',
+    (name) => {
+      const f = binary[name];
+      const full = values(60 * 103, 21).reshape([3, 20, 103]);
+      for (const row of [values(103, 23), values(103, 25).reshape([1, 103]), values(20 * 103, 27).reshape([20, 103])]) {
+        for (const [x, y] of [
+          [full, row],
+          [row, full],
+        ] as const) {
+          const { ts, wasm } = bothKernels(() => f(x, y));
+          expectClose(wasm, ts, 0);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('a contiguous view with an offset and a [rows, cols] shape', () => {
     const base = values(3 * N, 7);
@@ -71,13 +81,14 @@ describe('wasm elementwise kernels against the TypeScript loops', () => {
     const pos = tensor(Float32Array.from(grid, (v) => Math.exp(v)));
     const l = bothKernels(() => ops.log(ops.cat([pos, x])));
     expectClose(l.wasm, l.ts, 2.4e-7, 1e-6);
-    expect(Array.from(ops.log(tensor([0, -1, Infinity, NaN, 1e-45]).expand([1024, 5]).contiguous()).toTypedArray().slice(0, 5))).toEqual([
-      -Infinity,
-      NaN,
-      Infinity,
-      NaN,
-      expect.closeTo(-103.2789, 3),
-    ]);
+    expect(
+      Array.from(
+        ops
+          .log(tensor([0, -1, Infinity, NaN, 1e-45]).expand([1024, 5]).contiguous())
+          .toTypedArray()
+          .slice(0, 5),
+      ),
+    ).toEqual([-Infinity, NaN, Infinity, NaN, expect.closeTo(-103.2789, 3)]);
   });
 
   it('sigmoid and silu match to float32 rounding (tails below 1e-30 may flush to 0)', () => {

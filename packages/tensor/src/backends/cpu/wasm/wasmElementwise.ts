@@ -6,8 +6,24 @@ import type { WasmTask } from './threadPool.js';
 import { type WasmRuntime, uninitializedF32 } from './wasmRuntime.js';
 
 /** Op codes of assembly/elementwise.ts. */
-const BINARY_OPS: Readonly<Record<string, number>> = { [K.Add]: 0, [K.Sub]: 1, [K.Mul]: 2, [K.Div]: 3, [K.Maximum]: 4, [K.Minimum]: 5 };
-const UNARY_OPS: Readonly<Record<string, number>> = { [K.Neg]: 0, [K.Abs]: 1, [K.Sqrt]: 2, [K.Relu]: 3, [K.Exp]: 4, [K.Log]: 5, [K.Sigmoid]: 6, [K.Silu]: 7 };
+const BINARY_OPS: Readonly<Record<string, number>> = {
+  [K.Add]: 0,
+  [K.Sub]: 1,
+  [K.Mul]: 2,
+  [K.Div]: 3,
+  [K.Maximum]: 4,
+  [K.Minimum]: 5,
+};
+const UNARY_OPS: Readonly<Record<string, number>> = {
+  [K.Neg]: 0,
+  [K.Abs]: 1,
+  [K.Sqrt]: 2,
+  [K.Relu]: 3,
+  [K.Exp]: 4,
+  [K.Log]: 5,
+  [K.Sigmoid]: 6,
+  [K.Silu]: 7,
+};
 /** Below this many elements the TypeScript loops win (staging and the call cost more). */
 const MIN_ELEMENTS = 4096;
 /** Each pool thread gets at least this many elements. */
@@ -38,7 +54,14 @@ const CHUNK = 16384;
  * elements: each chunk is copied into the arena, computed and copied out while it is
  * still in L1/L2. Operands that are a single broadcast value are staged once.
  */
-function stream(runtime: WasmRuntime, operands: readonly Tensor[], full: readonly boolean[], n: number, shape: readonly number[], call: (ptrs: readonly number[], outPtr: number, len: number) => void): Tensor {
+function stream(
+  runtime: WasmRuntime,
+  operands: readonly Tensor[],
+  full: readonly boolean[],
+  n: number,
+  shape: readonly number[],
+  call: (ptrs: readonly number[], outPtr: number, len: number) => void,
+): Tensor {
   runtime.reset();
   const ptrs = operands.map((t, i) => (full[i] ? runtime.alloc(CHUNK * 4) : stageFlat(runtime, t, 1)));
   const outPtr = runtime.alloc(CHUNK * 4);
@@ -57,8 +80,18 @@ function stream(runtime: WasmRuntime, operands: readonly Tensor[], full: readonl
   return out;
 }
 
-function run(runtime: WasmRuntime, n: number, align: number, task: (start: number, end: number) => WasmTask, outPtr: number, shape: readonly number[]): Tensor {
-  runParallel(runtime, splitRange(n, getNumThreads(), align, MIN_THREAD_ELEMENTS).map(([s, e]) => task(s, e)));
+function run(
+  runtime: WasmRuntime,
+  n: number,
+  align: number,
+  task: (start: number, end: number) => WasmTask,
+  outPtr: number,
+  shape: readonly number[],
+): Tensor {
+  runParallel(
+    runtime,
+    splitRange(n, getNumThreads(), align, MIN_THREAD_ELEMENTS).map(([s, e]) => task(s, e)),
+  );
   return runtime.unstage(outPtr, shape);
 }
 
@@ -96,7 +129,9 @@ export function wasmBinary(kernelName: string, a: Tensor, b: Tensor): Tensor | n
   if (runtime === null) return null;
   const op = BINARY_OPS[kernelName]!;
   if (mode <= 2) {
-    return stream(runtime, [a, b], [aFull, bFull], n, shape, ([pa, pb], po, len) => runtime.kernels.binaryF32(op, mode, pa!, pb!, po, len, 1));
+    return stream(runtime, [a, b], [aFull, bFull], n, shape, ([pa, pb], po, len) =>
+      runtime.kernels.binaryF32(op, mode, pa!, pb!, po, len, 1),
+    );
   }
   runtime.reset();
   const aPtr = stageFlat(runtime, a, a.numel);
@@ -107,7 +142,10 @@ export function wasmBinary(kernelName: string, a: Tensor, b: Tensor): Tensor | n
     runtime,
     n,
     cols,
-    (s, e) => ({ kernel: 'binaryF32', args: [op, mode, aFull ? aPtr + 4 * s : aPtr, bFull ? bPtr + 4 * s : bPtr, outPtr + 4 * s, e - s, cols] }),
+    (s, e) => ({
+      kernel: 'binaryF32',
+      args: [op, mode, aFull ? aPtr + 4 * s : aPtr, bFull ? bPtr + 4 * s : bPtr, outPtr + 4 * s, e - s, cols],
+    }),
     outPtr,
     shape,
   );
@@ -126,5 +164,12 @@ export function wasmUnary(kernelName: string, x: Tensor): Tensor | null {
   runtime.reset();
   const xPtr = stageFlat(runtime, x, n);
   const outPtr = runtime.alloc(n * 4);
-  return run(runtime, n, ALIGN, (s, e) => ({ kernel: 'unaryF32', args: [op, xPtr + 4 * s, outPtr + 4 * s, e - s] }), outPtr, x.shape);
+  return run(
+    runtime,
+    n,
+    ALIGN,
+    (s, e) => ({ kernel: 'unaryF32', args: [op, xPtr + 4 * s, outPtr + 4 * s, e - s] }),
+    outPtr,
+    x.shape,
+  );
 }

@@ -25,26 +25,47 @@ describe('wasm gemm (Note [Wasm gemm]) against the TypeScript kernel', () => {
     [1, 4096, 3],
     [300, 1, 40],
   ])('[%i,%i] @ [%i..]: full micro-tiles, ragged edges, several K slices', (M, K, N) => {
-    expectProduct(() => randn([M, K]), () => randn([K, N]));
+    expectProduct(
+      () => randn([M, K]),
+      () => randn([K, N]),
+    );
   });
 
   it('reads transposed operands by stride (x @ W.t(), g.t() @ x) without copying them first', () => {
     const w = randn([256, 784]);
-    expectProduct(() => randn([64, 784]), () => w.t());
+    expectProduct(
+      () => randn([64, 784]),
+      () => w.t(),
+    );
     const g = randn([64, 256]);
-    expectProduct(() => g.t(), () => randn([64, 784]));
+    expectProduct(
+      () => g.t(),
+      () => randn([64, 784]),
+    );
   });
 
   it('batched products, broadcast batches and sliced views', () => {
-    expectProduct(() => randn([3, 37, 50]), () => randn([3, 50, 29]));
-    expectProduct(() => randn([4, 40, 60]), () => randn([60, 24]).expand([4, 60, 24]));
+    expectProduct(
+      () => randn([3, 37, 50]),
+      () => randn([3, 50, 29]),
+    );
+    expectProduct(
+      () => randn([4, 40, 60]),
+      () => randn([60, 24]).expand([4, 60, 24]),
+    );
     const big = randn([90, 130]);
-    expectProduct(() => big.slice(0, 5, 85).slice(1, 10, 110), () => randn([100, 48]));
+    expectProduct(
+      () => big.slice(0, 5, 85).slice(1, 10, 110),
+      () => randn([100, 48]),
+    );
   });
 
   it('a thin slice of a big tensor is made contiguous instead of staging the whole storage', () => {
     const wide = randn([64, 4096]);
-    expectProduct(() => wide.slice(1, 0, 64), () => randn([64, 64]));
+    expectProduct(
+      () => wide.slice(1, 0, 64),
+      () => randn([64, 64]),
+    );
   });
 
   it('gives the same bits on 1 thread and on 2 (rows and columns split on micro-tile bounds)', () => {
@@ -70,7 +91,10 @@ describe('wasm gemm (Note [Wasm gemm]) against the TypeScript kernel', () => {
         (M, K, N, ta, tb) => {
           const a = ta ? randn([K, M]).t() : randn([M, K]);
           const b = tb ? randn([N, K]).t() : randn([K, N]);
-          expectProduct(() => a, () => b);
+          expectProduct(
+            () => a,
+            () => b,
+          );
         },
       ),
       { numRuns: 40 },

@@ -27,7 +27,12 @@ export function wasmMatmul(a: Tensor, b: Tensor): Tensor | null {
   const [bs0, bs1, bs2] = b.strides as [number, number, number];
   const cPtr = runtime.alloc(B * M * N * 4);
   const byRows = M >= N;
-  const ranges = splitRange(byRows ? M : N, getNumThreads(), byRows ? 4 : 8, Math.ceil(MIN_THREAD_MACS / ((byRows ? N : M) * K)));
+  const ranges = splitRange(
+    byRows ? M : N,
+    getNumThreads(),
+    byRows ? 4 : 8,
+    Math.ceil(MIN_THREAD_MACS / ((byRows ? N : M) * K)),
+  );
   const scratch = ranges.map(([lo, hi]) => runtime.alloc(runtime.kernels.gemmScratchBytes(byRows ? N : hi - lo)));
   for (let i = 0; i < B; i++) {
     const tasks: WasmTask[] = ranges.map(([lo, hi], t) => {

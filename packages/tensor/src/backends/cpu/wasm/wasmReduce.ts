@@ -46,7 +46,14 @@ export function wasmSum(data: TypedArray, base: number, O: number, R: number, I:
 }
 
 /** Softmax / log-softmax of O contiguous float32 rows of R values in wasm; false when it should run in TypeScript. */
-export function wasmSoftmaxRows(data: TypedArray, base: number, O: number, R: number, out: TypedArray, log: boolean): boolean {
+export function wasmSoftmaxRows(
+  data: TypedArray,
+  base: number,
+  O: number,
+  R: number,
+  out: TypedArray,
+  log: boolean,
+): boolean {
   const n = O * R;
   if (!(data instanceof Float32Array) || n < MIN_ELEMENTS) return false;
   const runtime = activeWasm();
@@ -57,7 +64,10 @@ export function wasmSoftmaxRows(data: TypedArray, base: number, O: number, R: nu
   const rows = splitRange(O, getNumThreads(), 1, Math.ceil(MIN_THREAD_ELEMENTS / R));
   runParallel(
     runtime,
-    rows.map(([s, e]): WasmTask => ({ kernel: 'softmaxF32', args: [x + 4 * s * R, result + 4 * s * R, e - s, R, log ? 1 : 0] })),
+    rows.map(([s, e]): WasmTask => ({
+      kernel: 'softmaxF32',
+      args: [x + 4 * s * R, result + 4 * s * R, e - s, R, log ? 1 : 0],
+    })),
   );
   runtime.read(result, (out as Float32Array).subarray(0, n));
   return true;

@@ -4,7 +4,20 @@ import { KERNELS_WASM_BASE64 } from './kernels.generated.js';
 
 /** The exports of assembly/index.ts (pointers are byte offsets into the shared memory). */
 export interface WasmKernels {
-  gemm(a: number, sa0: number, sa1: number, b: number, sb0: number, sb1: number, c: number, ldc: number, m: number, n: number, k: number, scratch: number): void;
+  gemm(
+    a: number,
+    sa0: number,
+    sa1: number,
+    b: number,
+    sb0: number,
+    sb1: number,
+    c: number,
+    ldc: number,
+    m: number,
+    n: number,
+    k: number,
+    scratch: number,
+  ): void;
   gemmScratchBytes(n: number): number;
   binaryF32(op: number, mode: number, a: number, b: number, out: number, n: number, cols: number): void;
   unaryF32(op: number, x: number, out: number, n: number): void;

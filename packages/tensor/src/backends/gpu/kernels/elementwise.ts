@@ -32,7 +32,10 @@ const ARITH: Record<string, (d: DType) => string> = {
 /** erf(v) for v >= 0 by Abramowitz-Stegun 7.1.26 (|error| < 1.5e-7), as one expression. */
 function erfAbs(v: string): string {
   const t = `(1 / (1 + 0.3275911 * ${v}))`;
-  const poly = [-1.453152027, 1.421413741, -0.284496736, 0.254829592].reduce((acc, c) => `(${acc}) * ${t} + ${c}`, '1.061405429');
+  const poly = [-1.453152027, 1.421413741, -0.284496736, 0.254829592].reduce(
+    (acc, c) => `(${acc}) * ${t} + ${c}`,
+    '1.061405429',
+  );
   return `(1 - (${poly}) * ${t} * Math.exp(-(${v}) * (${v})))`;
 }
 
@@ -49,7 +52,8 @@ const UNARY: Record<string, string> = {
   [K.Sign]: 'x > 0 ? 1 : (x < 0 ? -1 : 0)',
   [K.Sin]: 'Math.sin(x)',
   [K.Cos]: 'Math.cos(x)',
-  [K.Tanh]: 'Math.abs(x) > 9 ? (x > 0 ? 1 : -1) : (Math.abs(x) < 0.0005 ? x - x * x * x / 3 : 1 - 2 / (Math.exp(2 * x) + 1))',
+  [K.Tanh]:
+    'Math.abs(x) > 9 ? (x > 0 ? 1 : -1) : (Math.abs(x) < 0.0005 ? x - x * x * x / 3 : 1 - 2 / (Math.exp(2 * x) + 1))',
   [K.Sigmoid]: '1 / (1 + Math.exp(-x))',
   [K.Relu]: 'x !== x ? x : (x < 0 ? 0 : x)',
   [K.Gelu]: `0.5 * x * (1 + (x < 0 ? -1 : 1) * ${erfAbs('Math.abs(x * 0.7071067811865476)')})`,
@@ -58,12 +62,26 @@ const UNARY: Record<string, string> = {
 };
 
 export const elementwiseKernels: KernelConfig[] = [
-  ...Object.entries(ARITH).map(
-    ([name, expr]): KernelConfig => ({ kernelName: name, device: 'gpu', kernelFunc: ([a, b]) => [gpuMap(name, expr(a!.dtype), [a!, b!], a!.dtype)] }),
-  ),
-  ...Object.entries(COMPARE).map(([name, expr]): KernelConfig => ({ kernelName: name, device: 'gpu', kernelFunc: ([a, b]) => [gpuMap(name, expr, [a!, b!], 'bool')] })),
-  ...Object.entries(UNARY).map(([name, expr]): KernelConfig => ({ kernelName: name, device: 'gpu', kernelFunc: ([x]) => [gpuMap(name, expr, [x!], x!.dtype)] })),
-  { kernelName: K.LogicalNot, device: 'gpu', kernelFunc: ([x]) => [gpuMap(K.LogicalNot, 'x === 0 ? 1 : 0', [x!], 'bool')] },
+  ...Object.entries(ARITH).map(([name, expr]): KernelConfig => ({
+    kernelName: name,
+    device: 'gpu',
+    kernelFunc: ([a, b]) => [gpuMap(name, expr(a!.dtype), [a!, b!], a!.dtype)],
+  })),
+  ...Object.entries(COMPARE).map(([name, expr]): KernelConfig => ({
+    kernelName: name,
+    device: 'gpu',
+    kernelFunc: ([a, b]) => [gpuMap(name, expr, [a!, b!], 'bool')],
+  })),
+  ...Object.entries(UNARY).map(([name, expr]): KernelConfig => ({
+    kernelName: name,
+    device: 'gpu',
+    kernelFunc: ([x]) => [gpuMap(name, expr, [x!], x!.dtype)],
+  })),
+  {
+    kernelName: K.LogicalNot,
+    device: 'gpu',
+    kernelFunc: ([x]) => [gpuMap(K.LogicalNot, 'x === 0 ? 1 : 0', [x!], 'bool')],
+  },
   {
     kernelName: K.Clamp,
     device: 'gpu',
@@ -74,8 +92,22 @@ export const elementwiseKernels: KernelConfig[] = [
       return [gpuMap(K.Clamp, 'x !== x ? x : Math.min(Math.max(x, p0), p1)', [x!], x!.dtype, [min, max])];
     },
   },
-  { kernelName: K.Where, device: 'gpu', kernelFunc: ([cond, a, b]) => [gpuMap(K.Where, 'x !== 0 ? y : z', [cond!, a!, b!], a!.dtype)] },
-  { kernelName: K.Cast, device: 'gpu', kernelFunc: ([x], attrs) => [gpuMap(K.Cast, 'x', [x!], (attrs.dtype as DType | undefined) ?? x!.dtype)] },
+  {
+    kernelName: K.Where,
+    device: 'gpu',
+    kernelFunc: ([cond, a, b]) => [gpuMap(K.Where, 'x !== 0 ? y : z', [cond!, a!, b!], a!.dtype)],
+  },
+  {
+    kernelName: K.Cast,
+    device: 'gpu',
+    kernelFunc: ([x], attrs) => [gpuMap(K.Cast, 'x', [x!], (attrs.dtype as DType | undefined) ?? x!.dtype)],
+  },
   { kernelName: K.Copy, device: 'gpu', kernelFunc: ([x]) => [gpuMap(K.Copy, 'x', [x!], x!.dtype)] },
-  { kernelName: K.MaskedFill, device: 'gpu', kernelFunc: ([x, mask], attrs) => [gpuMap(K.MaskedFill, 'y !== 0 ? p0 : x', [x!, mask!], x!.dtype, [attrs.value as number])] },
+  {
+    kernelName: K.MaskedFill,
+    device: 'gpu',
+    kernelFunc: ([x, mask], attrs) => [
+      gpuMap(K.MaskedFill, 'y !== 0 ? p0 : x', [x!, mask!], x!.dtype, [attrs.value as number]),
+    ],
+  },
 ];

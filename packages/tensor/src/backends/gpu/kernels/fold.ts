@@ -29,7 +29,10 @@ const STEPS: Record<FoldKind, { init: string; step: string }> = {
 // meta [I, Q, R]: output element (o, q, i) folds input (o, r, i) for r in [q * CHUNK, min(R, (q + 1) * CHUNK))
 function source(kind: FoldKind, firstPass: boolean, dtype: DType): string {
   // the first pass of firstEqual maps each value to its r when it equals the extremum m (NaN equals NaN), else to R
-  const value = kind === 'firstEqual' && firstPass ? '(x[idx] === m[k] || (x[idx] !== x[idx] && m[k] !== m[k])) ? r0 + r : meta[2]' : 'x[idx]';
+  const value =
+    kind === 'firstEqual' && firstPass
+      ? '(x[idx] === m[k] || (x[idx] !== x[idx] && m[k] !== m[k])) ? r0 + r : meta[2]'
+      : 'x[idx]';
   const { init, step } = STEPS[kind === 'firstEqual' && !firstPass ? 'min' : kind];
   return `function (meta, x${kind === 'firstEqual' && firstPass ? ', m' : ''}) {
 const e = this.thread.x;
@@ -55,7 +58,15 @@ return ${castExpr('acc', dtype)};
  * Folds the contiguous [O, R, I] value `x` over R into an [O, I] value of `dtype`
  * (firstEqual: int32 indices, with `m` the [O, I] extremum). Intermediate passes are freed.
  */
-export function foldValue(kind: FoldKind, x: GpuValue, O: number, R: number, I: number, dtype: DType, m?: GpuValue): GpuValue {
+export function foldValue(
+  kind: FoldKind,
+  x: GpuValue,
+  O: number,
+  R: number,
+  I: number,
+  dtype: DType,
+  m?: GpuValue,
+): GpuValue {
   let cur = x;
   let r = R;
   let first = true;

@@ -40,10 +40,19 @@ function meta(dst: Tensor, src: Tensor | null): number[] {
   const pad = (xs: number[], fill: number) => [...xs, ...new Array<number>(MAX_RANK - xs.length).fill(fill)];
   return [
     dst.offset,
-    ...pad(dims.map((d) => dst.shape[d]!), 1),
-    ...pad(dims.map((d) => dst.strides[d]!), 0),
+    ...pad(
+      dims.map((d) => dst.shape[d]!),
+      1,
+    ),
+    ...pad(
+      dims.map((d) => dst.strides[d]!),
+      0,
+    ),
     src ? operandMeta(src, dst.shape)[0]! : 0,
-    ...pad(dims.map((d) => srcStrides[d] ?? 0), 0),
+    ...pad(
+      dims.map((d) => srcStrides[d] ?? 0),
+      0,
+    ),
   ];
 }
 

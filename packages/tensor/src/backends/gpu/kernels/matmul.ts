@@ -36,8 +36,19 @@ export const matmulKernel: KernelConfig = {
     const N = b!.shape[2]!;
     let acc: Tensor | null = null;
     for (let k0 = 0; k0 === 0 || k0 < Kd; k0 += MAX_LOOP) {
-      const meta = [M, N, a!.offset + k0 * a!.strides[2]!, ...a!.strides, b!.offset + k0 * b!.strides[1]!, ...b!.strides];
-      const value = launch(kernel('matmul', () => SOURCE), B * M * N, [meta, Math.min(MAX_LOOP, Kd - k0), valueOf(a!), valueOf(b!)]);
+      const meta = [
+        M,
+        N,
+        a!.offset + k0 * a!.strides[2]!,
+        ...a!.strides,
+        b!.offset + k0 * b!.strides[1]!,
+        ...b!.strides,
+      ];
+      const value = launch(
+        kernel('matmul', () => SOURCE),
+        B * M * N,
+        [meta, Math.min(MAX_LOOP, Kd - k0), valueOf(a!), valueOf(b!)],
+      );
       const part = gpuTensor(value, [B, M, N], a!.dtype, a!.device);
       if (acc !== null) {
         const sum = gpuMap(K.Add, 'x + y', [acc, part], a!.dtype);

@@ -23,14 +23,35 @@ function layout(x: Tensor, dims: readonly number[]): Layout {
   const keptShape = x.shape.map((s, d) => (all || dims.includes(d) ? 1 : s));
   const first = all ? 0 : dims[0]!;
   const last = all ? nd - 1 : dims[dims.length - 1]!;
-  const span = (shape: readonly number[], from: number, to: number) => shape.slice(from, Math.max(from, to)).reduce((p, s) => p * s, 1);
-  const contiguous = (t: Tensor) => (isContiguousLayout(t.shape, t.strides) && t.offset === 0 ? t : gpuMap(K.Copy, 'x', [t], t.dtype));
+  const span = (shape: readonly number[], from: number, to: number) =>
+    shape.slice(from, Math.max(from, to)).reduce((p, s) => p * s, 1);
+  const contiguous = (t: Tensor) =>
+    isContiguousLayout(t.shape, t.strides) && t.offset === 0 ? t : gpuMap(K.Copy, 'x', [t], t.dtype);
   if (all || last - first + 1 === dims.length) {
-    return { x: contiguous(x), O: span(x.shape, 0, first), R: span(x.shape, first, last + 1), I: span(x.shape, last + 1, nd), keptShape };
+    return {
+      x: contiguous(x),
+      O: span(x.shape, 0, first),
+      R: span(x.shape, first, last + 1),
+      I: span(x.shape, last + 1, nd),
+      keptShape,
+    };
   }
   const order = [...x.shape.keys()].filter((d) => !dims.includes(d)).concat(dims);
-  const moved = contiguous(new Tensor(x.storage, order.map((d) => x.shape[d]!), order.map((d) => x.strides[d]!), x.offset));
-  return { x: moved, O: span(moved.shape, 0, nd - dims.length), R: span(moved.shape, nd - dims.length, nd), I: 1, keptShape };
+  const moved = contiguous(
+    new Tensor(
+      x.storage,
+      order.map((d) => x.shape[d]!),
+      order.map((d) => x.strides[d]!),
+      x.offset,
+    ),
+  );
+  return {
+    x: moved,
+    O: span(moved.shape, 0, nd - dims.length),
+    R: span(moved.shape, nd - dims.length, nd),
+    I: 1,
+    keptShape,
+  };
 }
 
 function fold(kind: FoldKind, l: Layout, dtype: DType, shape: readonly number[], m?: Tensor): Tensor {
@@ -85,7 +106,9 @@ function softmaxKernel(kernelName: string, log: boolean): KernelConfig {
       const m = gpuMap('softmaxMax', 'x < -3.4e38 ? 0 : x', [rowMax], 'float32');
       const e = gpuMap('softmaxExp', 'Math.exp(x - y)', [x3, m], 'float32');
       const s = gpuTensor(foldValue('sum', valueOf(e), l.O, l.R, l.I, 'float32'), rows, 'float32', x!.device);
-      const out = log ? gpuMap('logSoftmax', 'x - y - Math.log(z)', [x3, m, s], 'float32') : gpuMap('softmax', 'x / y', [e, s], 'float32');
+      const out = log
+        ? gpuMap('logSoftmax', 'x - y - Math.log(z)', [x3, m, s], 'float32')
+        : gpuMap('softmax', 'x / y', [e, s], 'float32');
       for (const t of [rowMax, m, e, s, ...(l.x.storage === x!.storage ? [] : [l.x])]) t.dispose();
       return [new Tensor(out.storage, x!.shape)];
     },

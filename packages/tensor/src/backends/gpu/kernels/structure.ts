@@ -15,7 +15,15 @@ const at = (k: number): number => MAX_RANK + k * (MAX_RANK + 1);
 /** The coordinate list with coordinate `pd` replaced. */
 const replaced = (pd: number, value: string) => (d: number) => (d === pd ? value : `c${d}`);
 
-function run(key: string, source: () => string, shape: readonly number[], meta: number[], args: unknown[], like: Tensor, device: Device = like.device): Tensor {
+function run(
+  key: string,
+  source: () => string,
+  shape: readonly number[],
+  meta: number[],
+  args: unknown[],
+  like: Tensor,
+  device: Device = like.device,
+): Tensor {
   const value = launch(kernel(key, source), numelOf(shape), [meta, ...args]);
   return gpuTensor(value, shape, like.dtype, device);
 }
@@ -81,7 +89,13 @@ const sliceScatter: KernelConfig = {
   kernelName: K.SliceScatter,
   device: 'gpu',
   kernelFunc: ([src], attrs) => {
-    const { inputShape, dim, start, end, step } = attrs as { inputShape: number[]; dim: number; start: number; end: number; step: number };
+    const { inputShape, dim, start, end, step } = attrs as {
+      inputShape: number[];
+      dim: number;
+      start: number;
+      end: number;
+      step: number;
+    };
     const pd = padded(dim, inputShape.length);
     const meta = [...shapeMeta(inputShape), ...operandMeta(src!, src!.shape), start, end, step];
     const p = at(1);
@@ -110,11 +124,23 @@ function addInto(kernelName: string, perElement: boolean): KernelConfig {
       const dim = attrs.dim as number;
       const pd = padded(dim, x!.ndim);
       const len = perElement ? index!.shape[dim]! : index!.numel;
-      if (len > MAX_LOOP) throw new TensorError('UNSUPPORTED', `${kernelName} on the gpu takes at most ${MAX_LOOP} indices along dim ${dim}, got ${len}`);
-      const idxMeta = perElement ? operandMeta(index!, index!.shape) : [index!.offset, ...new Array<number>(MAX_RANK).fill(0)];
+      if (len > MAX_LOOP)
+        throw new TensorError(
+          'UNSUPPORTED',
+          `${kernelName} on the gpu takes at most ${MAX_LOOP} indices along dim ${dim}, got ${len}`,
+        );
+      const idxMeta = perElement
+        ? operandMeta(index!, index!.shape)
+        : [index!.offset, ...new Array<number>(MAX_RANK).fill(0)];
       if (!perElement) idxMeta[1 + pd] = index!.strides[0] ?? 0;
       const limits = perElement ? shapeMeta(index!.shape) : shapeMeta(x!.shape).map((s, d) => (d === pd ? len : s));
-      const meta = [...shapeMeta(x!.shape), ...operandMeta(x!, x!.shape), ...idxMeta, ...operandMeta(src!, src!.shape), ...limits];
+      const meta = [
+        ...shapeMeta(x!.shape),
+        ...operandMeta(x!, x!.shape),
+        ...idxMeta,
+        ...operandMeta(src!, src!.shape),
+        ...limits,
+      ];
       const lim = at(3);
       const inRange = [...Array(MAX_RANK).keys()].filter((d) => d !== pd).map((d) => `c${d} < meta[${lim + d}]`);
       const source = () => `function (meta, len, x, index, src) {
@@ -132,7 +158,16 @@ if (inRange === 1) {
 }
 return ${castExpr('acc', x!.dtype)};
 }`;
-      return [run(`${kernelName}:${pd}:${x!.dtype}`, source, x!.shape, meta, [len, valueOf(x!), valueOf(index!), valueOf(src!)], x!)];
+      return [
+        run(
+          `${kernelName}:${pd}:${x!.dtype}`,
+          source,
+          x!.shape,
+          meta,
+          [len, valueOf(x!), valueOf(index!), valueOf(src!)],
+          x!,
+        ),
+      ];
     },
   };
 }
@@ -164,4 +199,12 @@ return b[bi];
   return run(`cat:${pd}`, source, shape, meta, [valueOf(a), valueOf(b)], a);
 }
 
-export const structureKernels: KernelConfig[] = [gather, indexSelect, oneHot, sliceScatter, addInto(K.ScatterAdd, true), addInto(K.IndexAdd, false), cat];
+export const structureKernels: KernelConfig[] = [
+  gather,
+  indexSelect,
+  oneHot,
+  sliceScatter,
+  addInto(K.ScatterAdd, true),
+  addInto(K.IndexAdd, false),
+  cat,
+];

@@ -8,7 +8,8 @@ import type { WindowGeometry } from '../../cpu/kernels/im2col.js';
 // meta (Note [im2col] in ops/conv.ts; the same contract as the cpu kernels in cpu/kernels/im2col.ts).
 // Divisions are floor((r + 0.5) / s), exact in float32 below 2^23 (Note [gpu storage] limits).
 
-const geometryOf = (attrs: Attrs) => attrs as unknown as WindowGeometry & { padValue: number; inputSize: [number, number] };
+const geometryOf = (attrs: Attrs) =>
+  attrs as unknown as WindowGeometry & { padValue: number; inputSize: [number, number] };
 
 /** meta: [L, CKK, KK, kw, ow, sh, sw, pt, pl, dh, dw, H, W, offset, s0, s1, s2, s3, padValue] */
 const IM2COL = `function (meta, x) {
@@ -35,11 +36,46 @@ const im2col: KernelConfig = {
   kernelName: K.Im2Col,
   device: 'gpu',
   kernelFunc: ([x], attrs) => {
-    const { kernel: [kh, kw], stride: [sh, sw], padding: [pt, , pl], dilation: [dh, dw], outSize: [oh, ow], padValue } = geometryOf(attrs);
+    const {
+      kernel: [kh, kw],
+      stride: [sh, sw],
+      padding: [pt, , pl],
+      dilation: [dh, dw],
+      outSize: [oh, ow],
+      padValue,
+    } = geometryOf(attrs);
     const [N, C, H, W] = x!.shape as [number, number, number, number];
     const shape = [N, C * kh * kw, oh * ow];
-    const meta = [oh * ow, C * kh * kw, kh * kw, kw, ow, sh, sw, pt, pl, dh, dw, H, W, x!.offset, ...x!.strides, padValue];
-    return [gpuTensor(launch(kernel('im2col', () => IM2COL), N * C * kh * kw * oh * ow, [meta, valueOf(x!)]), shape, x!.dtype, x!.device)];
+    const meta = [
+      oh * ow,
+      C * kh * kw,
+      kh * kw,
+      kw,
+      ow,
+      sh,
+      sw,
+      pt,
+      pl,
+      dh,
+      dw,
+      H,
+      W,
+      x!.offset,
+      ...x!.strides,
+      padValue,
+    ];
+    return [
+      gpuTensor(
+        launch(
+          kernel('im2col', () => IM2COL),
+          N * C * kh * kw * oh * ow,
+          [meta, valueOf(x!)],
+        ),
+        shape,
+        x!.dtype,
+        x!.device,
+      ),
+    ];
   },
 };
 
@@ -73,11 +109,22 @@ const col2im: KernelConfig = {
   kernelName: K.Col2Im,
   device: 'gpu',
   kernelFunc: ([cols], attrs) => {
-    const { kernel: [kh, kw], stride: [sh, sw], padding: [pt, , pl], dilation: [dh, dw], outSize: [oh, ow], inputSize: [H, W] } = geometryOf(attrs);
+    const {
+      kernel: [kh, kw],
+      stride: [sh, sw],
+      padding: [pt, , pl],
+      dilation: [dh, dw],
+      outSize: [oh, ow],
+      inputSize: [H, W],
+    } = geometryOf(attrs);
     const N = cols!.shape[0]!;
     const C = cols!.shape[1]! / (kh * kw);
     const meta = [W, H, C, ow, oh, sh, sw, pt, pl, dh, dw, cols!.offset, ...cols!.strides];
-    const value = launch(kernel(`col2im:${kh}x${kw}`, () => col2imSource(kh, kw)), N * C * H * W, [meta, valueOf(cols!)]);
+    const value = launch(
+      kernel(`col2im:${kh}x${kw}`, () => col2imSource(kh, kw)),
+      N * C * H * W,
+      [meta, valueOf(cols!)],
+    );
     return [gpuTensor(value, [N, C, H, W], cols!.dtype, cols!.device)];
   },
 };
