@@ -15,6 +15,7 @@ import {
   sin,
   sub,
   where,
+  zerosLike,
 } from '@wiregrad/tensor';
 import { declareNonDifferentiable, registerGradient } from './registry.js';
 
@@ -62,4 +63,7 @@ registerGradient({
   },
 });
 
-declareNonDifferentiable(K.LogicalNot, K.Sign);
+// sign is piecewise constant: PyTorch records SignBackward0 with a zero gradient (derivatives.yaml's zeros_like(grad))
+registerGradient({ kernelName: K.Sign, gradFunc: ([g]) => [zerosLike(g!)] });
+
+declareNonDifferentiable(K.LogicalNot);
