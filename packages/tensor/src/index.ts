@@ -3,6 +3,7 @@ import './backends/cpu/index.js';
 import './backends/gpu/index.js';
 import './methods/math.js';
 import './methods/structure.js';
+import './inspect.js';
 
 export { Tensor, installAutogradMethods, keep, setTensorScope } from './tensor.js';
 export { tidy, dispose } from './scope.js';
