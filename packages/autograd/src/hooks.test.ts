@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Node, grad, tensor } from './index.js';
+import { Function, type FunctionCtx, type Node, type Tensor, grad, tensor } from './index.js';
 
 const leaf = (v: number[] = [1, 2]) => tensor(v, { dtype: 'float64', requiresGrad: true });
 
@@ -87,5 +87,29 @@ describe('Note [Tensor hooks] and node hooks', () => {
       "cannot register a hook on a tensor that doesn't require gradient",
     );
     expect(() => tensor([1]).retainGrad()).toThrow("can't retain_grad on Tensor that has requires_grad=False");
+  });
+
+  it('a hook on one output of a multi-output node gets null when only a sibling output was differentiated (PyTorch passes None)', () => {
+    class Pair extends Function {
+      static override forward(_ctx: FunctionCtx, x: Tensor): Tensor[] {
+        return [x.mul(2), x.mul(3)];
+      }
+      static override backward(_ctx: FunctionCtx, ga: Tensor, gb: Tensor): Tensor {
+        return ga.mul(2).add(gb.mul(3));
+      }
+    }
+    const x = leaf([1]);
+    const [a, b] = Pair.apply<Tensor[]>(x);
+    const seen: (number | null)[] = [];
+    a!.registerHook((g: Tensor | null) => {
+      seen.push(g === null ? null : g.item());
+      // like PyTorch, what the hook returns becomes the gradient, even in place of None
+      return g ?? tensor([5], { dtype: 'float64' });
+    });
+    b!.sum().backward(undefined, { retainGraph: true });
+    expect(seen).toEqual([null]);
+    expect(x.grad!.item()).toBe(5 * 2 + 3);
+    a!.sum().backward();
+    expect(seen).toEqual([null, 1]);
   });
 });

@@ -13,7 +13,11 @@ import { noGrad } from './gradMode.js';
  * node itself is not executed (a grad() capture), before the node's own pre-hooks; a hook's
  * return value replaces the gradient. retainGrad's hook runs after them (retains_grad_hooks_),
  * so `.grad` of a non-leaf holds the hooked gradient. Post-accumulate-grad hooks run on a leaf
- * after AccumulateGrad updated its `.grad`.
+ * after AccumulateGrad updated its `.grad`. As in PyTorch, a hook on one output of a
+ * multi-output node (a piece of split or unbind) also runs when only a sibling output got a
+ * gradient, with null (PyTorch's None): the hook's parameter is typed `Tensor` for the common
+ * case, as PyTorch's C++ hooks take a possibly undefined Tensor; declare it `Tensor | null`
+ * to handle that case.
  */
 export function registerHook(t: Tensor, fn: (grad: Tensor) => Tensor | void): RemovableHandle {
   if (!t.requiresGrad)

@@ -1,3 +1,4 @@
+import type { Tensor } from '@wiregrad/tensor';
 import { isAnomalyCheckNanEnabled } from '../anomalyMode.js';
 import { AutogradError } from '../errors.js';
 import { noGrad } from '../gradMode.js';
@@ -5,14 +6,17 @@ import type { GraphTask } from './graphTask.js';
 import type { Grads, Node } from './node.js';
 import { validateOutputs } from './validateOutputs.js';
 
-/** Tensor pre-hooks, then retains-grad hooks, on the gradients arriving at `fn` (PyTorch's call_tensor_pre_hooks). */
+/**
+ * Tensor pre-hooks, then retains-grad hooks, on the gradients arriving at `fn` (PyTorch's
+ * call_tensor_pre_hooks). A tensor hook runs even when its slot got no gradient (a sibling
+ * output of a multi-output node was differentiated): it gets null, PyTorch's None (See
+ * Note [Tensor hooks]); retainGrad's hook only sees gradients.
+ */
 export function callTensorPreHooks(fn: Node, inputs: Grads): Grads {
   const out = [...inputs];
   for (const [i, hooks] of fn.tensorPreHooks) {
     for (const hook of hooks) {
-      const g = out[i];
-      if (!g) continue;
-      const r = hook(g);
+      const r = hook((out[i] ?? null) as Tensor);
       if (r) out[i] = r;
     }
   }
