@@ -1,4 +1,4 @@
-import { tensor } from '@wiregrad/autograd';
+import { gpuInfo, tensor } from '@wiregrad/autograd';
 import { initRpc, shutdown } from '@wiregrad/rpc';
 import '@wiregrad/dist-autograd';
 import { type DemoConfig, parseConfig, UsageError } from './cli.js';
@@ -15,8 +15,13 @@ export function workerName(c: DemoConfig, rank: number): string {
 export async function runWorker(c: DemoConfig): Promise<void> {
   const rank = c.rank!;
   if (c.device === 'gpu') {
-    // fail early and clearly: the gpu device is its own issue and not part of this build
+    // fail early and clearly (gpu.js missing), and say where the examples train (Note [Accelerated gpu modes])
     tensor([0]).to('gpu');
+    const { mode, accelerated } = gpuInfo();
+    if (rank === 0)
+      console.warn(
+        `wiregrad demo: --device gpu: gpu.js runs in ${mode} mode${accelerated ? '' : ', not accelerated (slower than the cpu device)'}; the examples train on the cpu device`,
+      );
   }
   let stopping = false;
   const stop = (code: number) => {

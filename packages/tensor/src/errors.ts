@@ -13,7 +13,9 @@ export type TensorErrorCode =
   | 'NOT_CONTIGUOUS'
   | 'UNSUPPORTED'
   | 'KERNEL_FAILED'
-  | 'ALREADY_INSTALLED';
+  | 'ALREADY_INSTALLED'
+  /** an optional peer dependency a feature needs is not installed (gpu.js for the gpu device) */
+  | 'MISSING_DEPENDENCY';
 
 /** The one error type of @wiregrad/tensor; messages name the shapes, dims and dtypes involved. */
 export class TensorError extends Error {

@@ -83,6 +83,7 @@ export {
   narrow,
   slice,
   select,
+  unbind,
 } from './ops/view.js';
 export { contiguous, clone, to, cpu, gpu, detach, moveTo } from './ops/copy.js';
 export type { ToTarget } from './ops/copy.js';
@@ -109,7 +110,7 @@ export {
 export { registerTransfer } from './transfers.js';
 export type { TransferFunc } from './transfers.js';
 export { viewKernels } from './backends/cpu/kernels/view.js';
-export { gpuInfo, gpuCompilations, setGpuMode } from './backends/gpu/index.js';
+export { gpuInfo, gpuCompilations, loadGpu, setGpuMode } from './backends/gpu/index.js';
 export type { GpuInfo, GpuMode } from './backends/gpu/index.js';
 export {
   setCpuKernels,

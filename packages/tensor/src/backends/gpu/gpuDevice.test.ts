@@ -14,6 +14,8 @@ describe('the gpu device (gpu.js)', () => {
     expect(info.available).toBe(true);
     expect(info.devices).toBe(1);
     expect(['headlessgl', 'webgl2', 'webgl', 'webgpu', 'webasm', 'cpu']).toContain(info.mode);
+    // See Note [Accelerated gpu modes]
+    expect(info.accelerated).toBe(!['webasm', 'cpu'].includes(info.mode));
     // CI sets this where it installed headless-gl and an X display, so a silent fallback fails there
     const expected = process.env.WIREGRAD_EXPECT_GPU_MODE;
     if (expected) expect(info.mode).toBe(expected);

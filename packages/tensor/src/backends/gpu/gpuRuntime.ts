@@ -1,5 +1,6 @@
 import { platform } from '#platform';
 import { TensorError } from '../../errors.js';
+import { type GpuJsModule, gpuJsModule, missingGpuJs } from './gpuJsModule.js';
 
 /** gpu.js modes, best first (Note [gpu.js modes]). */
 export type GpuMode = 'headlessgl' | 'webgl2' | 'webgl' | 'webgpu' | 'webasm' | 'cpu';
@@ -8,6 +9,12 @@ export interface GpuInfo {
   available: boolean;
   mode: GpuMode;
   devices: number;
+  /**
+   * Whether kernels run through a graphics API (the GL modes, WebGPU). false in gpu.js's
+   * webasm and cpu modes, where the "gpu" computes on the cpu, slower than the cpu device
+   * (Note [Accelerated gpu modes]); false when unavailable.
+   */
+  accelerated: boolean;
 }
 
 /** What a gpu.js kernel returns with `pipeline: true`: a typed array (webasm, cpu) or a Texture (GL). */
@@ -18,22 +25,15 @@ export interface GpuTexture {
   clone?(): GpuTexture;
 }
 
-interface GpuKernel {
+export interface GpuKernel {
   (...args: unknown[]): GpuValue;
   setOutput(output: number[]): GpuKernel;
 }
-interface GpuJs {
+export interface GpuJs {
   mode: string;
   createKernel(source: string, settings: Record<string, unknown>): GpuKernel;
   addFunction(source: string): void;
   destroy(): void;
-}
-interface GpuJsModule {
-  GPU: (new (settings?: { mode?: string }) => GpuJs) & {
-    isHeadlessGLSupported: boolean;
-    isWebGL2Supported: boolean;
-    isWebGLSupported: boolean;
-  };
 }
 
 /**
@@ -63,14 +63,18 @@ export function setGpuMode(mode: GpuMode): void {
   requested = mode;
 }
 
-function load(): GpuJs {
-  if (gpu !== null) return gpu;
-  let mod: GpuJsModule;
-  try {
-    mod = platform.loadGpuJs() as GpuJsModule;
-  } catch (e) {
-    throw new TensorError('UNSUPPORTED', `the gpu device needs gpu.js, which failed to load: ${(e as Error).message}`);
-  }
+/**
+ * Note [Accelerated gpu modes]
+ * gpu.js falls back to WebAssembly (or plain JS) where no GL or WebGPU context starts, and
+ * reports itself available there: the gpu device then computes correctly on the cpu, about
+ * 4x slower than the cpu device's own kernels (measured on 512^2 matmuls and an MLP step,
+ * bench/gpu.bench.ts). gpuInfo().accelerated says which case a program is in, so an app can
+ * tell its user instead of silently running slower. It is about the API, not the hardware:
+ * GL on a software rasterizer (Mesa's llvmpipe, SwiftShader) still counts as accelerated.
+ */
+const ACCELERATED: ReadonlySet<GpuMode> = new Set(['headlessgl', 'webgl2', 'webgl', 'webgpu']);
+
+function start(mod: GpuJsModule): GpuJs {
   const { GPU } = mod;
   const auto: GpuMode = GPU.isHeadlessGLSupported
     ? 'headlessgl'
@@ -79,17 +83,49 @@ function load(): GpuJs {
       : GPU.isWebGLSupported
         ? 'webgl'
         : 'webasm';
-  gpu = new GPU({ mode: requested ?? auto });
-  return gpu;
+  const started = new GPU({ mode: requested ?? auto });
+  gpu = started;
+  return started;
+}
+
+function load(): GpuJs {
+  if (gpu !== null) return gpu;
+  return start(gpuJsModule(platform.loadGpuJs));
+}
+
+/**
+ * Starts the gpu device now (a no-op once started) and resolves with its gpuInfo(); rejects with
+ * MISSING_DEPENDENCY when gpu.js cannot be loaded. `importGpuJs` loads gpu.js asynchronously,
+ * e.g. `() => import('gpu.js')` in a bundled page, where the bundler then puts gpu.js in its
+ * own chunk, fetched only here (Note [gpu.js is an optional peer]); without it, gpu.js loads
+ * as on first use.
+ */
+export async function loadGpu(importGpuJs?: () => Promise<unknown>): Promise<GpuInfo> {
+  if (gpu === null && importGpuJs) {
+    let mod: unknown;
+    try {
+      mod = await importGpuJs();
+    } catch (e) {
+      throw missingGpuJs(e);
+    }
+    if (gpu === null) start(gpuJsModule(() => mod));
+  }
+  load();
+  return gpuInfo();
 }
 
 export function gpuInfo(): GpuInfo {
   try {
-    const g = load();
-    return { available: true, mode: g.mode as GpuMode, devices: 1 };
+    const { mode } = load();
+    return { available: true, mode: mode as GpuMode, devices: 1, accelerated: ACCELERATED.has(mode as GpuMode) };
   } catch {
-    return { available: false, mode: 'cpu', devices: 0 };
+    return { available: false, mode: 'cpu', devices: 0, accelerated: false };
   }
+}
+
+/** Starts gpu.js on first use, or throws its MISSING_DEPENDENCY error; gpuInfo() says unavailable instead. */
+export function startGpu(): void {
+  load();
 }
 
 /**

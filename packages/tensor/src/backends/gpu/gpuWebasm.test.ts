@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { randn } from '../../index.js';
-import { gpuCompilations, gpuInfo, setGpuMode } from './gpuRuntime.js';
+import { gpuCompilations, gpuInfo, loadGpu, setGpuMode } from './gpuRuntime.js';
 import { CASES, expectClose } from './__tests__/opCases.js';
 
 // This file's own module graph (vitest isolates files): the gpu device forced to WebAssembly,
@@ -8,8 +8,11 @@ import { CASES, expectClose } from './__tests__/opCases.js';
 setGpuMode('webasm');
 
 describe('op parity on gpu:0 in gpu.js webasm mode', () => {
-  it('runs in webasm mode', () => {
-    expect(gpuInfo().mode).toBe('webasm');
+  it('runs in webasm mode, reported as not accelerated (Note [Accelerated gpu modes])', async () => {
+    // loadGpu with an import(): what a bundled page does
+    const info = await loadGpu(() => import('gpu.js'));
+    expect(info).toEqual({ available: true, mode: 'webasm', devices: 1, accelerated: false });
+    expect(gpuInfo()).toEqual(info);
   });
 
   it('builds one module per shape and keeps them: a step over 12 shapes compiles nothing after the first (Note [webasm modules])', () => {

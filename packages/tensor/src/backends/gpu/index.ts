@@ -11,7 +11,7 @@ import { registerTransfer } from '../../transfers.js';
 import { contiguousCopy } from '../cpu/kernels/copy.js';
 import { viewKernels } from '../cpu/kernels/view.js';
 import { assertGpuDType, gpuMap } from './gpuMap.js';
-import { download, gpuInfo, kernel, launch, release } from './gpuRuntime.js';
+import { download, gpuInfo, kernel, launch, release, startGpu } from './gpuRuntime.js';
 import { type GpuBox, gpuTensor, valueOf } from './gpuTensor.js';
 import { elementwiseKernels } from './kernels/elementwise.js';
 import { inplaceKernels } from './kernels/inplace.js';
@@ -40,12 +40,10 @@ onStorageDispose('gpu', (handle) => {
 });
 
 function checkDevice(target: Device): void {
-  const { available, devices } = gpuInfo();
-  if (!available || target.index >= devices) {
-    throw new TensorError(
-      'UNSUPPORTED',
-      `${target.toString()} is not available: gpu.js ${available ? `has ${devices} device` : 'failed to start'}`,
-    );
+  startGpu();
+  const { devices } = gpuInfo();
+  if (target.index >= devices) {
+    throw new TensorError('UNSUPPORTED', `${target.toString()} is not available: gpu.js has ${devices} device`);
   }
 }
 
@@ -83,5 +81,5 @@ registerKernel({
   },
 });
 
-export { gpuInfo, gpuCompilations, setGpuMode } from './gpuRuntime.js';
+export { gpuInfo, gpuCompilations, loadGpu, setGpuMode } from './gpuRuntime.js';
 export type { GpuInfo, GpuMode } from './gpuRuntime.js';
