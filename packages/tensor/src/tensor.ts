@@ -5,7 +5,7 @@ import { CPU, type Device } from './device.js';
 import { type DType, type TypedArray, isFloatingPoint } from './dtype.js';
 import { TensorError } from './errors.js';
 import { installOnce } from './installOnce.js';
-import { contiguousStrides, numelOf } from './shape.js';
+import { contiguousStrides, normalizeDim, numelOf } from './shape.js';
 import { Storage } from './storage.js';
 import { formatTensor } from './format.js';
 
@@ -45,6 +45,8 @@ export interface AutogradTensorMethods {
   checkSetRequiresGrad?(t: Tensor, value: boolean): void;
   /** Called when `.grad` of a non-leaf is read while empty (PyTorch warns). */
   readingNonLeafGrad?(t: Tensor): void;
+  /** Whether `t` is an inference tensor (made under inferenceMode). */
+  isInference?(t: Tensor): boolean;
   /** The gradFn to report for `t` given the stored one (a view written through since gets a new one). */
   resolveGradFn?(t: Tensor, stored: GradNode | null): GradNode | null;
 }
@@ -160,6 +162,21 @@ export class Tensor {
     this.gradSlot = g;
   }
 
+  /** PyTorch's size(): the shape, or the size of dim `dim` (a negative dim counts from the end). */
+  size(): readonly number[];
+  size(dim: number): number;
+  size(dim?: number): readonly number[] | number {
+    if (dim === undefined) return this.shape;
+    if (this.ndim === 0)
+      throw new TensorError('INVALID_DIM', `dimension specified as ${dim} but tensor has no dimensions`);
+    return this.shape[normalizeDim(dim, this.ndim)]!;
+  }
+
+  /** PyTorch's dim(): the number of dimensions (the `ndim` property). */
+  dim(): number {
+    return this.shape.length;
+  }
+
   /** The node that computed this tensor; null for leaves. @wiregrad/autograd may regenerate a stale view's. */
   get gradFn(): GradNode | null {
     const resolve = autogradMethods?.resolveGradFn;
@@ -197,6 +214,17 @@ export class Tensor {
     }
     autogradMethods?.checkSetRequiresGrad?.(this, value);
     this.leafRequiresGrad = value;
+  }
+
+  /** Sets `requiresGrad` (true by default) and returns this tensor, as PyTorch's requires_grad_(). */
+  requiresGrad_(requiresGrad = true): this {
+    this.requiresGrad = requiresGrad;
+    return this;
+  }
+
+  /** Whether this tensor was made under inferenceMode (PyTorch's is_inference()); false without @wiregrad/autograd. */
+  isInference(): boolean {
+    return autogradMethods?.isInference?.(this) ?? false;
   }
 
   isContiguous(): boolean {

@@ -10,8 +10,10 @@ import {
   squeeze,
   t,
   transpose,
+  unbind,
   unsqueeze,
   view,
+  viewAs,
 } from '../ops/view.js';
 import { item, tolist, toTypedArray } from '../read.js';
 import { gather, indexAdd, indexSelect, maskedFill, scatterAdd } from '../ops/indexing.js';
@@ -28,6 +30,7 @@ declare module '../tensor.js' {
   interface Tensor {
     reshape(shape: readonly number[]): Tensor;
     view(shape: readonly number[]): Tensor;
+    viewAs(other: Tensor): Tensor;
     transpose(dim0: number, dim1: number): Tensor;
     permute(dims: readonly number[]): Tensor;
     t(): Tensor;
@@ -38,6 +41,7 @@ declare module '../tensor.js' {
     narrow(dim: number, start: number, length: number): Tensor;
     slice(dim: number, start?: number | null, end?: number | null, step?: number): Tensor;
     select(dim: number, index: number): Tensor;
+    unbind(dim?: number): Tensor[];
     contiguous(): Tensor;
     clone(): Tensor;
     detach(): Tensor;
@@ -70,6 +74,7 @@ declare module '../tensor.js' {
 installMethods({
   reshape,
   view,
+  viewAs,
   transpose,
   permute,
   t,
@@ -80,6 +85,7 @@ installMethods({
   narrow,
   slice,
   select,
+  unbind,
   contiguous,
   clone,
   detach,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { arange, cat, device, KernelNames, Storage, Tensor, tensor, viewKernels, zeros } from '../index.js';
+import { arange, cat, device, KernelNames, Storage, Tensor, tensor, unbind, viewKernels, zeros } from '../index.js';
 
 const grid = (shape: number[]) => arange(shape.reduce((p, s) => p * s, 1)).reshape(shape);
 const x234 = () => arange(24, { dtype: 'float32' }).reshape([2, 3, 4]);
@@ -61,6 +61,26 @@ describe('reshape and view', () => {
     const a = grid([2, 3]);
     expect(a.reshape([2, 3])).toBe(a);
     expect(a.reshape([2, -1])).toBe(a);
+  });
+
+  it('view, even to the same shape, and viewAs always give a new tensor over the same storage, as in PyTorch', () => {
+    const a = grid([2, 3]);
+    for (const v of [a.view([2, 3]), a.view([2, -1]), a.viewAs(zeros([2, 3])), arange(6).viewAs(a)]) {
+      expect(v).not.toBe(a);
+      expect(v.shape).toEqual([2, 3]);
+      expect(v.tolist()).toEqual(a.tolist());
+    }
+    expect(a.view([2, 3]).storage).toBe(a.storage);
+    expect(() => arange(5).viewAs(a)).toThrow("shape '[2, 3]' is invalid for input of size 5");
+  });
+
+  it('size(), size(dim) and dim() read the shape as PyTorch does', () => {
+    const a = grid([2, 3, 4]);
+    expect(a.size()).toEqual([2, 3, 4]);
+    expect([a.size(0), a.size(-1), a.dim()]).toEqual([2, 4, 3]);
+    expect(tensor(1).dim()).toBe(0);
+    expect(() => a.size(3)).toThrow('Dimension out of range (expected to be in range of [-3, 2], but got 3)');
+    expect(() => tensor(1).size(0)).toThrow('dimension specified as 0 but tensor has no dimensions');
   });
 });
 
@@ -196,6 +216,22 @@ describe('slicing views', () => {
     expect(() => a.slice(1, 0, 3, -1)).toThrow('slice step must be positive');
     expect(() => a.slice(1, 0.5)).toThrow('slice start must be an integer');
     expect(() => tensor(1).slice(0)).toThrow('slice() cannot be applied to a 0-dim tensor.');
+  });
+});
+
+describe('unbind', () => {
+  it('gives the slices along a dim, each without that dim, as views (torch.unbind)', () => {
+    const a = grid([2, 3]);
+    const rows = a.unbind();
+    expect(rows.map((r) => r.tolist())).toEqual(a.tolist());
+    expect(rows.every((r) => r.storage === a.storage)).toBe(true);
+    expect(unbind(a, -1).map((c) => c.tolist())).toEqual([
+      [0, 3],
+      [1, 4],
+      [2, 5],
+    ]);
+    expect(zeros([0, 2]).unbind()).toEqual([]);
+    expect(() => tensor(1).unbind()).toThrow('Dimension specified as 0 but tensor has no dimensions');
   });
 });
 

@@ -11,7 +11,9 @@ import type { Tensor } from '../tensor.js';
  * narrow, transpose and t are compositions of them, so autograd needs four gradient rules.
  * A view that would change nothing (reshape or expand to the same shape, a full slice)
  * returns the input itself, as flatten(d, d) and contiguous() do in PyTorch: internal callers
- * (matmul's folding, gradient rules) then add no graph node for an identity.
+ * (matmul's folding, gradient rules) then add no graph node for an identity. view() and
+ * viewAs() are the exception, as in PyTorch: they always return a new tensor, with its own
+ * gradFn (ViewBackward0) when the input requires grad.
  */
 
 /** Resolves a single -1 in `shape` against `numel`, with PyTorch's messages. */
@@ -49,7 +51,7 @@ export function reshape(x: Tensor, shape: readonly number[]): Tensor {
   return shapesEqual(target, x.shape) ? x : runKernel1(K.Reshape, [x], { shape: target });
 }
 
-/** Always a view; PyTorch's error when the strides cannot express `shape`. */
+/** Always a new view, even to the same shape (See Note [View ops]); PyTorch's error when the strides cannot express `shape`. */
 export function view(x: Tensor, shape: readonly number[]): Tensor {
   const target = inferSize(shape, x.numel);
   if (!viewStrides(x.shape, x.strides, target)) {
@@ -58,7 +60,12 @@ export function view(x: Tensor, shape: readonly number[]): Tensor {
       "view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead.",
     );
   }
-  return shapesEqual(target, x.shape) ? x : runKernel1(K.Reshape, [x], { shape: target });
+  return runKernel1(K.Reshape, [x], { shape: target, gradFnName: 'ViewBackward0' });
+}
+
+/** `x` viewed with the shape of `other` (PyTorch's Tensor.view_as). */
+export function viewAs(x: Tensor, other: Tensor): Tensor {
+  return view(x, other.shape);
 }
 
 export function permute(x: Tensor, dims: readonly number[]): Tensor {
@@ -193,4 +200,11 @@ export function select(x: Tensor, dim: number, index: number): Tensor {
   }
   const i = index < 0 ? index + size : index;
   return runKernel1(K.Reshape, [narrow(x, d, i, 1)], { shape: x.shape.filter((_, k) => k !== d) });
+}
+
+/** The slices along `dim`, each with that dim removed: views of `x` (PyTorch's unbind). */
+export function unbind(x: Tensor, dim = 0): Tensor[] {
+  if (x.ndim === 0) throw new TensorError('INVALID_DIM', 'Dimension specified as 0 but tensor has no dimensions');
+  const d = normalizeDim(dim, x.ndim);
+  return Array.from({ length: x.shape[d]! }, (_, i) => select(x, d, i));
 }
