@@ -13,12 +13,14 @@ export const platform: TensorPlatform = {
     return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
   },
   startThread: (source, data): PlatformThread => {
-    const worker = new Worker(source, { eval: true, execArgv: [], workerData: data });
+    const script = `const { workerData } = require('node:worker_threads');\n${source}`;
+    const worker = new Worker(script, { eval: true, execArgv: [], workerData: data });
     return {
       unref: () => worker.unref(),
       ref: () => worker.ref(),
       onceExit: (listener) => worker.once('exit', listener),
     };
   },
+  threadsRunWhileBlocked: true,
   loadGpuJs: () => createRequire(import.meta.url)('gpu.js') as unknown,
 };

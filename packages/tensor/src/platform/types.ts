@@ -26,10 +26,18 @@ export interface TensorPlatform {
   /** the bytes of a base64 string */
   decodeBase64(base64: string): Uint8Array;
   /**
-   * Starts a thread evaluating the CommonJS `source` with `data` as its `workerData`
-   * (worker_threads); null where the host has no such threads.
+   * Starts a thread running the script `source`, in which `workerData` is `data` (a
+   * worker_threads Worker on Node, a Web Worker on a page; the shared buffers and memory in
+   * `data` are shared, not copied); null where the host has no threads that share memory (a
+   * page that is not cross-origin isolated).
    */
   readonly startThread: ((source: string, data: Record<string, unknown>) => PlatformThread) | null;
+  /**
+   * Whether a thread runs while the thread that started it blocks: true on Node; false on a
+   * page, whose workers start only once its event loop turns again and whose main thread may
+   * not Atomics.wait (Note [Pool on the web]).
+   */
+  readonly threadsRunWhileBlocked: boolean;
   /** gpu.js's module (`{ GPU }`); throws with the reason when it cannot be loaded */
   loadGpuJs(): unknown;
 }

@@ -12,6 +12,12 @@ export interface CpuKernelInfo {
   wasm: boolean;
   /** threads a big kernel is split over, the calling thread included */
   threads: number;
+  /**
+   * threads the pool runs those parts on now, the calling thread included: 1 until a big
+   * kernel started the pool, on a page until its Web Workers have started, and on a page that
+   * is not cross-origin isolated (Note [Pool on the web])
+   */
+  poolThreads: number;
 }
 
 /**
@@ -53,7 +59,7 @@ export function getNumThreads(): number {
 }
 
 export function cpuKernelInfo(): CpuKernelInfo {
-  return { mode, wasm: activeWasm() !== null, threads };
+  return { mode, wasm: activeWasm() !== null, threads, poolThreads: pool?.readyThreads() ?? 1 };
 }
 
 /** Stops the pool's workers (they never keep a process alive; this makes the exit prompt and explicit). */

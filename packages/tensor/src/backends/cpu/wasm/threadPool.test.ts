@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cpuKernelInfo, getNumThreads, setCpuKernels, setNumThreads } from './cpuKernels.js';
+import { cpuKernelInfo, getNumThreads, setCpuKernels, setNumThreads, shutdownThreadPool } from './cpuKernels.js';
+import { randn } from '../../../index.js';
 import { ThreadPool } from './threadPool.js';
 import { wasmRuntime } from './wasmRuntime.js';
 import { TensorError } from '../../../errors.js';
@@ -18,10 +19,21 @@ describe('cpu kernel settings (Note [Kernel choice])', () => {
   });
 
   it('reports the mode, whether wasm runs and the thread count', () => {
-    expect(cpuKernelInfo()).toEqual({ mode: 'auto', wasm: true, threads });
+    expect(cpuKernelInfo()).toEqual({ mode: 'auto', wasm: true, threads, poolThreads: expect.any(Number) });
     setCpuKernels('typescript');
     setNumThreads(3);
-    expect(cpuKernelInfo()).toEqual({ mode: 'typescript', wasm: false, threads: 3 });
+    expect(cpuKernelInfo()).toEqual({ mode: 'typescript', wasm: false, threads: 3, poolThreads: expect.any(Number) });
+  });
+
+  it('poolThreads: the pool runs on every thread once a big kernel started it (Node starts its threads at once)', async () => {
+    await shutdownThreadPool();
+    setNumThreads(2);
+    expect(cpuKernelInfo().poolThreads).toBe(1);
+    const a = randn([300, 300]);
+    a.matmul(a);
+    expect(cpuKernelInfo().poolThreads).toBe(2);
+    await shutdownThreadPool();
+    expect(cpuKernelInfo().poolThreads).toBe(1);
   });
 
   it('rejects bad settings with INVALID_ARGUMENT', () => {

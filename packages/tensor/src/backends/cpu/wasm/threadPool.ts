@@ -18,21 +18,23 @@ const KERNEL_NAMES: readonly WasmKernelName[] = [
   'softmaxF32',
 ];
 const MAX_ARGS = 14;
-// control words (Int32): 0 job sequence (-1: stop), 1 finished sequence, 2 error flag; args (Float64) from byte 16
+// control words (Int32): 0 job sequence (-1: stop), 1 finished sequence, 2 error flag, 3 ready; args (Float64) from byte 16
 const JOB = 0;
 const DONE = 1;
 const FAILED = 2;
+const READY = 3;
 
 // Note [Pool worker]: plain JavaScript evaluated in the worker, so it needs no loader for
-// TypeScript. It instantiates the kernels over the shared memory and serves jobs posted
-// through its control words with Atomics, never returning to its event loop until stopped.
+// TypeScript; the platform binds `workerData` (Note [Pool on the web]). It instantiates the
+// kernels over the shared memory, says it is ready, and serves jobs posted through its
+// control words with Atomics, never returning to its event loop until stopped.
 const WORKER_SOURCE = `
-const { workerData } = require('node:worker_threads');
 const { module, memory, control, names } = workerData;
 const wasm = new WebAssembly.Instance(module, { env: { memory } }).exports;
 const fns = names.map((name) => wasm[name]);
 const ctl = new Int32Array(control);
 const args = new Float64Array(control, 16);
+Atomics.store(ctl, ${READY}, 1);
 let seen = 0;
 for (;;) {
   Atomics.wait(ctl, ${JOB}, seen);
@@ -58,19 +60,19 @@ class PoolWorker {
   private seq = 0;
   readonly worker: PlatformThread;
 
-  constructor(runtime: WasmRuntime) {
-    if (platform.startThread === null)
-      throw new TensorError(
-        'UNSUPPORTED',
-        `the cpu kernels' thread pool needs threads with shared memory, which this ${platform.name} host lacks: setNumThreads(1)`,
-      );
-    this.worker = platform.startThread(WORKER_SOURCE, {
+  constructor(runtime: WasmRuntime, startThread: NonNullable<typeof platform.startThread>) {
+    this.worker = startThread(WORKER_SOURCE, {
       module: runtime.module,
       memory: runtime.memory,
       control: this.control.buffer,
       names: KERNEL_NAMES,
     });
     this.worker.unref();
+  }
+
+  /** Whether a job posted now runs (a thread that has not started runs it once it has, where the host allows). */
+  ready(): boolean {
+    return platform.threadsRunWhileBlocked || Atomics.load(this.control, READY) === 1;
   }
 
   post(task: WasmTask): void {
@@ -87,7 +89,7 @@ class PoolWorker {
     for (;;) {
       const done = Atomics.load(this.control, DONE);
       if (done === this.seq) break;
-      Atomics.wait(this.control, DONE, done);
+      if (platform.threadsRunWhileBlocked) Atomics.wait(this.control, DONE, done);
     }
     return Atomics.exchange(this.control, FAILED, 0) === 0;
   }
@@ -109,6 +111,9 @@ class PoolWorker {
  * done, so kernels stay synchronous. Workers share the runtime's wasm memory (the staged
  * operands) and write disjoint regions of the result. They are unref'd: an idle pool
  * never keeps a process alive, and `shutdownThreadPool()` stops them for a clean exit.
+ * A task with no ready worker (a host without threads, a page whose workers have not
+ * started: Note [Pool on the web]) runs on the calling thread after the first, so the
+ * split, and with it every result, does not depend on where the tasks ran.
  */
 export class ThreadPool {
   private readonly workers: PoolWorker[] = [];
@@ -117,22 +122,36 @@ export class ThreadPool {
     private readonly runtime: WasmRuntime,
     readonly threads: number,
   ) {
-    for (let i = 1; i < threads; i++) this.workers.push(new PoolWorker(runtime));
+    const start = platform.startThread;
+    if (start !== null) for (let i = 1; i < threads; i++) this.workers.push(new PoolWorker(runtime, start));
+  }
+
+  /** The threads tasks run on now: the calling thread and the workers that are ready. */
+  readyThreads(): number {
+    return 1 + this.workers.filter((w) => w.ready()).length;
   }
 
   /** Runs tasks (at most `threads`) at once; task 0 on the calling thread. */
   run(tasks: readonly WasmTask[]): void {
     if (tasks.length > this.threads)
       throw new TensorError('KERNEL_FAILED', `${tasks.length} tasks for a pool of ${this.threads} threads`);
-    for (let i = 1; i < tasks.length; i++) this.workers[i - 1]!.post(tasks[i]!);
+    const posted: PoolWorker[] = [];
+    const here: WasmTask[] = [tasks[0]!];
+    for (let i = 1; i < tasks.length; i++) {
+      const worker = this.workers[i - 1];
+      if (worker?.ready()) {
+        worker.post(tasks[i]!);
+        posted.push(worker);
+      } else here.push(tasks[i]!);
+    }
     let error: unknown = null;
     try {
-      this.runtime.call(tasks[0]!);
+      for (const task of here) this.runtime.call(task);
     } catch (e) {
       error = e;
     }
     let workersOk = true;
-    for (let i = 1; i < tasks.length; i++) workersOk = this.workers[i - 1]!.join() && workersOk;
+    for (const worker of posted) workersOk = worker.join() && workersOk;
     if (error !== null) throw error;
     if (!workersOk)
       throw new TensorError('KERNEL_FAILED', `a wasm kernel failed on a pool thread (${tasks[0]!.kernel})`);
