@@ -52,6 +52,20 @@ describe('autograd releases the buffers it owns (Note [Gradients the engine owns
     exact.forEach((e, i) => expect(Math.abs(got[i]! - e)).toBeLessThan(1e-4 * Math.max(1, Math.abs(e))));
   });
 
+  it('backward(inputs=) releases its intermediate gradients too and takes the last one over as .grad, as PyTorch steals it there', () => {
+    const x = randn([N], { requiresGrad: true });
+    const w = randn([N], { requiresGrad: true });
+    const loss = x.mul(2).exp().mul(w).sum();
+    const before = memory().cpuBytes;
+    loss.backward(undefined, { inputs: [x] });
+    expect(memory().cpuBytes).toBe(before + 4 * N);
+    expect(x.grad!.storage.holds).toBe(1);
+    expect(w.grad).toBeNull();
+    const exact = Array.from(x.toTypedArray(), (v, i) => 2 * Math.exp(2 * v) * w.toTypedArray()[i]!);
+    const got = x.grad!.toTypedArray();
+    exact.forEach((e, i) => expect(Math.abs(got[i]! - e)).toBeLessThan(1e-4 * Math.max(1, Math.abs(e))));
+  });
+
   it('never releases what escaped: gradients seen by hooks, retained grads, createGraph gradients', () => {
     const x = randn([N], { requiresGrad: true });
     const y = x.mul(3);

@@ -15,7 +15,8 @@ import type { Grads, Node } from './node.js';
  * over when it is the only holder). A gradient that reaches a node with hooks, a custom
  * Function, CopySlices, a distributed send or a grad() capture escapes: the engine never
  * releases it. Nothing is owned under createGraph (the gradients are part of a new graph)
- * or in a pass that captures (grad(), backward(inputs=)).
+ * or in a pass that captures gradients (grad(), the distributed engine); backward(inputs=)
+ * only restricts which nodes run, so it owns and steals as backward() does.
  */
 export class OwnedGrads {
   /** owned gradient -> InputBuffer slots holding it */
@@ -96,7 +97,7 @@ export function ownedGradsOf(task: GraphTask | null): OwnedGrads | null {
   if (task === null) return null;
   let owned = byTask.get(task);
   if (owned === undefined) {
-    owned = task.createGraph || task.execInfo.size > 0 ? null : new OwnedGrads();
+    owned = task.createGraph || task.capturedVars.length > 0 ? null : new OwnedGrads();
     byTask.set(task, owned);
   }
   return owned;
