@@ -3,3 +3,4 @@ export { gemm, gemmScratchBytes } from './gemm';
 export { binaryF32, unaryF32 } from './elementwise';
 export { sumF32 } from './reduce';
 export { softmaxF32 } from './softmax';
+export { im2colF32, col2imF32 } from './conv';

@@ -1,0 +1,92 @@
+import type { Tensor } from '../../../tensor.js';
+import type { WindowGeometry } from '../kernels/im2col.js';
+import { activeWasm } from './cpuKernels.js';
+import { stageView } from './stage.js';
+import type { WasmRuntime } from './wasmRuntime.js';
+
+/** The sliding-window exports of assembly/conv.ts (pointers are byte offsets into the shared memory). */
+interface WasmWindowKernels {
+  im2colF32(x: number, geometry: number, padValue: number, out: number, p0: number, p1: number): void;
+  col2imF32(cols: number, geometry: number, out: number, p0: number, p1: number): void;
+}
+
+/** Columns with fewer values than this stay in TypeScript (staging costs more than it saves). */
+export const MIN_WASM_VALUES = 1 << 8;
+
+/**
+ * Note [Wasm im2col]
+ * Im2Col and Col2Im of float32 run in WebAssembly SIMD (assembly/conv.ts); the TypeScript
+ * kernels stay the reference and the float64 path (Note [Kernel choice]). Convolution stays
+ * im2col + the wasm gemm (Note [Wasm gemm]) rather than a direct convolution: conv2d is the
+ * composite of Note [im2col], whose two kernels are each other's gradient, so a direct kernel
+ * would need a kernel name and gradients of its own, and after this change the column copy
+ * is no longer what conv2d spends its time on (64x3x32x32 with 64 3x3 filters: ~39 -> ~18 ms
+ * here; the rest is the gemm and the copies in and out of the arena). The TypeScript kernels
+ * paid a bounds check per value; these check once per row and move a row's interior (stride
+ * 1) four floats at a time. The geometry reaches the module as a block of i32 words (the
+ * order of the G_* constants in assembly/conv.ts), and the kernels take a range of (n, c)
+ * planes, whose outputs are disjoint, so the work can be cut into independent parts.
+ */
+function geometryBlock(
+  runtime: WasmRuntime,
+  C: number,
+  H: number,
+  W: number,
+  strides: readonly number[],
+  g: WindowGeometry,
+): number {
+  const words = [
+    C,
+    H,
+    W,
+    strides[0]!,
+    strides[1]!,
+    strides[2]!,
+    strides[3] ?? 1,
+    ...g.kernel,
+    ...g.stride,
+    g.padding[0],
+    g.padding[2],
+    ...g.dilation,
+    ...g.outSize,
+  ];
+  const ptr = runtime.alloc(words.length * 4);
+  new Int32Array(runtime.memory.buffer, ptr, words.length).set(words);
+  return ptr;
+}
+
+const windowKernels = (runtime: WasmRuntime) => runtime.kernels as unknown as WasmWindowKernels;
+
+/** Im2Col of a float32 [N, C, H, W] in wasm (Note [Wasm im2col]); null when the TypeScript kernel should run. */
+export function wasmIm2col(x: Tensor, g: WindowGeometry, padValue: number): Tensor | null {
+  const [N, C, H, W] = x.shape as [number, number, number, number];
+  const rows = C * g.kernel[0] * g.kernel[1];
+  const L = g.outSize[0] * g.outSize[1];
+  if (x.dtype !== 'float32' || N * rows * L < MIN_WASM_VALUES) return null;
+  const runtime = activeWasm();
+  if (runtime === null) return null;
+  runtime.reset();
+  const xPtr = stageView(runtime, x);
+  if (xPtr === null) return null;
+  const geometry = geometryBlock(runtime, C, H, W, x.strides, g);
+  const out = runtime.alloc(N * rows * L * 4);
+  windowKernels(runtime).im2colF32(xPtr, geometry, padValue, out, 0, N * C);
+  return runtime.unstage(out, [N, rows, L]);
+}
+
+/** Col2Im of float32 columns [N, C·kh·kw, L] into [N, C, H, W] in wasm (Note [Wasm im2col]); null as wasmIm2col. */
+export function wasmCol2im(cols: Tensor, g: WindowGeometry, inputSize: readonly [number, number]): Tensor | null {
+  const [N, rows, L] = cols.shape as [number, number, number];
+  const C = rows / (g.kernel[0] * g.kernel[1]);
+  const [H, W] = inputSize;
+  if (cols.dtype !== 'float32' || N * rows * L < MIN_WASM_VALUES) return null;
+  const runtime = activeWasm();
+  if (runtime === null) return null;
+  runtime.reset();
+  const colsPtr = stageView(runtime, cols);
+  if (colsPtr === null) return null;
+  const geometry = geometryBlock(runtime, C, H, W, cols.strides, g);
+  const out = runtime.alloc(N * C * H * W * 4);
+  windowKernels(runtime).col2imF32(colsPtr, geometry, out, 0, N * C);
+  return runtime.unstage(out, [N, C, H, W]);
+}
