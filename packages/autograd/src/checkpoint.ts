@@ -30,7 +30,8 @@ class CheckpointFunction extends Function {
         'Checkpointing is not compatible with .grad() or when an `inputs` parameter is passed to .backward(). Please use .backward() and do not pass its `inputs` argument.',
       );
     }
-    const inputs = ctx.savedTensors.map((t) => {
+    // forward saved its tensor arguments only: none is null
+    const inputs = (ctx.savedTensors as Tensor[]).map((t) => {
       const d = detach(t);
       d.requiresGrad = t.requiresGrad;
       return d;

@@ -162,4 +162,21 @@ describe('custom Function (torch.autograd.Function)', () => {
       }),
     ).toEqual([null]);
   });
+
+  it('saveForBackward takes null as PyTorch takes None, and savedTensors gives it back in its place', () => {
+    class Scale extends Function {
+      static override forward(ctx: FunctionCtx, x: Tensor): Tensor {
+        ctx.saveForBackward(null, x, null);
+        return x.mul(3);
+      }
+      static override backward(ctx: FunctionCtx, g: Tensor): Tensor {
+        const [before, x, after] = ctx.savedTensors;
+        expect([before, after]).toEqual([null, null]);
+        return g.mul(3).add(x!.mul(0));
+      }
+    }
+    const x = leaf([1, 2]);
+    Scale.apply(x).sum().backward();
+    expect(x.grad!.tolist()).toEqual([3, 3]);
+  });
 });

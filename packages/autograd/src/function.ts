@@ -7,8 +7,8 @@ import { isGradEnabled, noGrad } from './gradMode.js';
 
 /** The `ctx` of a custom Function (PyTorch's FunctionCtx); extra fields may be stored on it. */
 export class FunctionCtx {
-  private toSave: Tensor[] = [];
-  private saved: SavedVariable[] = [];
+  private toSave: (Tensor | null)[] = [];
+  private saved: (SavedVariable | null)[] = [];
   readonly dirty = new Set<Tensor>();
   readonly nonDifferentiable = new Set<Tensor>();
   materializeGrads = true;
@@ -18,14 +18,15 @@ export class FunctionCtx {
   node: Node | null = null;
   [key: string]: unknown;
 
-  saveForBackward(...tensors: Tensor[]): void {
+  /** Tensors backward will need; null (PyTorch's None) holds a place and comes back as null. */
+  saveForBackward(...tensors: (Tensor | null)[]): void {
     this.toSave = tensors;
   }
 
-  /** The saved tensors, checked against in-place changes (PyTorch's saved_tensors). */
-  get savedTensors(): Tensor[] {
+  /** The saved tensors, checked against in-place changes (PyTorch's saved_tensors); null where null was saved. */
+  get savedTensors(): (Tensor | null)[] {
     if (this.saved.length === 0) return this.toSave;
-    return this.saved.map((s) => s.unpack(this.node ?? undefined));
+    return this.saved.map((s) => s?.unpack(this.node ?? undefined) ?? null);
   }
 
   /** Inputs modified in place by forward: they must be returned, and get the new history. */
@@ -44,11 +45,11 @@ export class FunctionCtx {
 
   /** PyTorch's _save_variables, run after the outputs got their history (so outputs are told apart). */
   commitSaved(node: Node | null): void {
-    this.saved = this.toSave.map((t) => new SavedVariable(t, node !== null && t.gradFn === node));
+    this.saved = this.toSave.map((t) => t && new SavedVariable(t, node !== null && t.gradFn === node));
   }
 
   releaseSaved(): void {
-    for (const s of this.saved) s.release();
+    for (const s of this.saved) s?.release();
   }
 }
 
