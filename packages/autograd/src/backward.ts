@@ -117,7 +117,8 @@ export function grad(outputs: Tensor | Tensor[], inputs: Tensor | Tensor[], opts
   );
   return result.map((g, i) => {
     if (g) return g;
-    if (opts.materializeGrads) return zerosLike(ins[i]!);
+    // PyTorch: zeros_like(input, requires_grad=create_graph), so a higher-order grad() can go through them
+    if (opts.materializeGrads) return zerosLike(ins[i]!, { requiresGrad: createGraph });
     if (!opts.allowUnused) {
       throw new AutogradError(
         'UNUSED_INPUT',

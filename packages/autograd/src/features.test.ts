@@ -67,6 +67,20 @@ describe('backward and grad', () => {
     expect(grad(x.sum(), [x, unused], { materializeGrads: true })[1]!.tolist()).toEqual([0, 0]);
   });
 
+  it('materialized zeros require grad under createGraph only, as PyTorch makes them', () => {
+    const x = leaf();
+    const unused = leaf();
+    const [, plain] = grad(x.mul(x).sum(), [x, unused], { materializeGrads: true });
+    expect(plain!.requiresGrad).toBe(false);
+    const [gx, gu] = grad(x.mul(x).sum(), [x, unused], { materializeGrads: true, createGraph: true });
+    expect(gu!.tolist()).toEqual([0, 0]);
+    expect(gu!.requiresGrad).toBe(true);
+    // they are leaves of the new graph: a second grad() can differentiate through them
+    const [ggx, ggu] = grad(gx!.add(gu!).sum(), [x, gu!]);
+    expect(ggx!.tolist()).toEqual([2, 2]);
+    expect(ggu!.tolist()).toEqual([1, 1]);
+  });
+
   it('reduces broadcast gradients to the input shape', () => {
     const a = leaf([1, 2, 3]);
     const b = tensor([[1], [2]], { dtype: 'float64', requiresGrad: true });
