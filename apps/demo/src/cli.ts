@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 export type Example = 'ps' | 'pipeline' | 'mnist';
@@ -24,9 +25,14 @@ export interface DemoConfig {
   testSize: number;
 }
 
+/** A command line the demo cannot run: main.ts prints the message and a hint, and exits with 2. */
 export class UsageError extends Error {
   override name = 'UsageError';
+  readonly code = 'USAGE';
 }
+
+/** What follows a usage error's message. */
+export const USAGE_HINT = "run 'pnpm demo --help' for the examples and options";
 
 export const USAGE = `usage: pnpm demo [ps | pipeline | mnist] [options]
        pnpm demo worker --rank N --master tcp://HOST:PORT [options]   (one worker, e.g. on another machine)
@@ -52,7 +58,8 @@ options:
   --host IP        address this worker listens on (for workers on several machines), default 127.0.0.1
   --batch-size N   default 10
   --lr X           learning rate, default 0.05
-  --out DIR        where the plot (and mnist's .safetensors) goes, default ./out
+  --out DIR        where the plot (and mnist's .safetensors) goes, relative to the folder pnpm
+                   was started in, default ./out
   --train N        (mnist) training digits, default 9000
   --test N         (mnist) held-out digits, default 1000 (the package ships 10 000 in all)
   --bench          aggregate training steps/s of the ps example with 1, 2 and 4 trainer processes
@@ -68,32 +75,59 @@ function int(name: string, v: string | undefined, def: number, min: number): num
   return n;
 }
 
-/** Parses argv with clear errors (unknown flags included), never a stack trace. */
-export function parseConfig(argv: string[]): DemoConfig | 'help' {
+const OPTIONS = {
+  workers: { type: 'string' },
+  epochs: { type: 'string' },
+  device: { type: 'string' },
+  seed: { type: 'string' },
+  master: { type: 'string' },
+  host: { type: 'string' },
+  rank: { type: 'string' },
+  out: { type: 'string' },
+  'batch-size': { type: 'string' },
+  lr: { type: 'string' },
+  example: { type: 'string' },
+  join: { type: 'boolean' },
+  bench: { type: 'boolean' },
+  train: { type: 'string' },
+  test: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * `--epochs -3` as `--epochs=-3`: parseArgs takes a value that starts with '-' for an option of
+ * its own, so an option that takes a value joins a following negative number (the range check
+ * then gives the same message for both spellings).
+ */
+function joinNegativeValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const name = a.startsWith('--') ? a.slice(2) : null;
+    const next = argv[i + 1];
+    const takesValue =
+      name !== null && Object.hasOwn(OPTIONS, name) && OPTIONS[name as keyof typeof OPTIONS].type === 'string';
+    if (takesValue && next !== undefined && /^-\.?\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
+/**
+ * Parses argv with clear errors (unknown flags included), never a stack trace. `--out` is relative
+ * to `cwd`: the folder the user started pnpm in (pnpm runs the demo in apps/demo and says where
+ * it was started in INIT_CWD), so the paths the demo prints are where the files are.
+ */
+export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? process.cwd()): DemoConfig | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: joinNegativeValues(argv),
       allowPositionals: true,
       strict: true,
-      options: {
-        workers: { type: 'string' },
-        epochs: { type: 'string' },
-        device: { type: 'string' },
-        seed: { type: 'string' },
-        master: { type: 'string' },
-        host: { type: 'string' },
-        rank: { type: 'string' },
-        out: { type: 'string' },
-        'batch-size': { type: 'string' },
-        lr: { type: 'string' },
-        example: { type: 'string' },
-        join: { type: 'boolean' },
-        bench: { type: 'boolean' },
-        train: { type: 'string' },
-        test: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: OPTIONS,
     });
   } catch (e) {
     throw new UsageError((e as Error).message);
@@ -129,7 +163,7 @@ export function parseConfig(argv: string[]): DemoConfig | 'help' {
     master: v.master ?? null,
     rank: v.rank === undefined ? null : int('rank', v.rank, 0, 0),
     host: v.host ?? '127.0.0.1',
-    out: v.out ?? 'out',
+    out: resolve(cwd, v.out ?? 'out'),
     batchSize: int('batch-size', v['batch-size'], mnist ? 64 : 10, 1),
     lr,
     join: v.join ?? false,

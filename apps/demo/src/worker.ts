@@ -1,10 +1,11 @@
 import { gpuInfo, tensor } from '@wiregrad/autograd';
 import { initRpc, shutdown } from '@wiregrad/rpc';
 import '@wiregrad/dist-autograd';
-import { type DemoConfig, parseConfig, UsageError } from './cli.js';
+import type { DemoConfig } from './cli.js';
 import { trainer, watchTrainers } from './examples/parameterServer.js';
 import { mnistTrainer } from './examples/mnistDistributed.js';
 import { driver } from './examples/pipeline.js';
+import { noticeWhileWaiting } from './rendezvousNotice.js';
 
 /** Role names: the parameter server is "ps"; every other worker is "worker<rank>". */
 export function workerName(c: DemoConfig, rank: number): string {
@@ -35,7 +36,13 @@ export async function runWorker(c: DemoConfig): Promise<void> {
   if (c.example === 'ps' && rank === 0) watchTrainers();
   const backendOptions = { initMethod: c.master!, rpcTimeout: 30, listenAddress: `tcp://${c.host}:0` };
   // a joiner's id comes from the rendezvous store (Note [Membership]); --rank picks its share of the data
-  await initRpc(workerName(c, rank), c.join ? { backendOptions } : { rank, worldSize: c.workers, backendOptions });
+  const name = workerName(c, rank);
+  const stopNotices = noticeWhileWaiting(c, rank, name);
+  try {
+    await initRpc(name, c.join ? { backendOptions } : { rank, worldSize: c.workers, backendOptions });
+  } finally {
+    stopNotices();
+  }
   if (c.example === 'ps' && rank > 0) await trainer(c, rank);
   if (c.example === 'pipeline' && rank === 0) await driver(c);
   if (c.example === 'mnist' && rank > 0) await mnistTrainer(c, rank);
@@ -44,16 +51,14 @@ export async function runWorker(c: DemoConfig): Promise<void> {
   process.disconnect?.();
 }
 
-/** Entry point when this file is run as a child process by the launcher. */
-export async function workerMain(argv: string[]): Promise<void> {
+/** `pnpm demo worker ...`, by hand or started by the launcher: exit code 0 done, 1 failed (at once: sockets may still be open). */
+export async function workerMain(c: DemoConfig): Promise<number> {
   try {
-    const c = parseConfig(argv);
-    if (c === 'help') return;
     await runWorker(c);
+    return 0;
   } catch (e) {
-    const msg = e instanceof UsageError ? e.message : `${(e as Error).name}: ${(e as Error).message}`;
-    console.error(`worker error: ${msg}`);
+    console.error(`worker error: ${(e as Error).name}: ${(e as Error).message}`);
     await shutdown({ graceful: false }).catch(() => {});
-    process.exit(1);
+    return process.exit(1);
   }
 }

@@ -3,12 +3,16 @@ import { spawnSync } from 'node:child_process';
 /** The demo's folder (its specs run `src/main.ts` from there). */
 export const demoDir = new URL('..', import.meta.url).pathname;
 
-/** Runs `pnpm demo <args>` as a child process and waits for it. */
-export function runDemo(args: string[], timeoutMs = 240_000) {
-  return spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/main.ts', ...args], {
+/** The command line that runs the demo's entry point (`pnpm demo` without pnpm), from demoDir. */
+export const demoCommand = ['--conditions=source', '--import', 'tsx', 'src/main.ts'];
+
+/** Runs `pnpm demo <args>` as a child process and waits for it; `env` adds to this process's environment. */
+export function runDemo(args: string[], timeoutMs = 240_000, env: NodeJS.ProcessEnv = {}) {
+  return spawnSync(process.execPath, [...demoCommand, ...args], {
     cwd: demoDir,
     encoding: 'utf8',
     timeout: timeoutMs,
+    env: { ...process.env, ...env },
   });
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { manualSeed, noGrad, type Tensor, tidy } from '@wiregrad/autograd';
 import {
@@ -16,7 +16,7 @@ import {
 } from '@wiregrad/nn';
 import { SGD } from '@wiregrad/nn/optim';
 import type { DemoConfig } from '../cli.js';
-import { plotSvg } from '../report/plot.js';
+import { writePlot } from '../report/plot.js';
 import { ProgressView } from '../report/progress.js';
 import { loadMnist } from './mnistData.js';
 
@@ -165,17 +165,14 @@ export async function runMnist(c: DemoConfig): Promise<number> {
     `[${label}] held-out accuracy: ${percent(acc)} on ${after.length} MNIST digits (model reloaded from ${weights})`,
   );
 
-  const plotPath = resolve(outDir, 'mnist-training.svg');
-  writeFileSync(
-    plotPath,
-    plotSvg(
-      'wiregrad mnist demo (one process)',
-      [{ name: 'training loss', values: losses, color: '#1f77b4' }],
-      [
-        { name: 'train', values: trainAccs, color: '#1f77b4' },
-        { name: 'held-out', values: testAccs, color: '#d62728' },
-      ],
-    ),
+  const plotPath = await writePlot(
+    resolve(outDir, 'mnist-training.svg'),
+    'wiregrad mnist demo (one process)',
+    [{ source: label, measure: 'training loss', values: losses }],
+    [
+      { source: label, measure: 'train', values: trainAccs },
+      { source: label, measure: 'held-out', values: testAccs },
+    ],
   );
   console.log(`plot: ${plotPath}`);
   const mean = epochSeconds.reduce((s, x) => s + x, 0) / epochSeconds.length;

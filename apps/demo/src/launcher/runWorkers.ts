@@ -1,0 +1,43 @@
+import { tensor } from '@wiregrad/autograd';
+import type { DemoConfig } from '../cli.js';
+import { Collector, type ResultReport, type StatsReport, type EpochReport } from './collector.js';
+import { freePort } from './freePort.js';
+import { supervise } from './supervisor.js';
+
+/** A finished run of every worker: why it failed (or null), and what they reported. */
+export interface Run {
+  failure: string | null;
+  results: ResultReport[];
+  stats: StatsReport[];
+  epochs: Map<string, EpochReport[]>;
+  seconds: number;
+}
+
+const WHAT = {
+  ps: 'parameter server',
+  pipeline: 'model parallel pipeline',
+  mnist: 'MNIST convnet on a parameter server',
+} as const;
+
+/** Starts every worker as its own process and collects what they report (quiet: no progress, no plot). */
+export async function runWorkers(c: DemoConfig, quiet: boolean): Promise<Run> {
+  if (c.device === 'gpu') tensor([0]).to('gpu'); // fails clearly, before any process starts, when there is no gpu backend
+  const master = c.master ?? `tcp://127.0.0.1:${await freePort('127.0.0.1')}`;
+  const log = quiet ? () => {} : (line: string) => console.log(line);
+  log(`wiregrad demo: ${WHAT[c.example]}, ${c.workers} processes, rendezvous at ${master}`);
+  const t0 = performance.now();
+  const collected = new Collector(c.epochs, quiet);
+  const { failure, lost } = await supervise(c, master, (m) => collected.onMessage(m), log);
+  collected.stop();
+  const { results, stats, epochs } = collected;
+  return {
+    failure: failure ?? (results.length === 0 ? `every trainer died (${lost.join(', ')})` : null),
+    results,
+    stats,
+    epochs,
+    seconds: (performance.now() - t0) / 1000,
+  };
+}
+
+/** Every trainer's steps per second, added up. */
+export const aggregateStepsPerSec = (r: Run) => r.stats.reduce((sum, s) => sum + s.steps / s.seconds, 0);

@@ -1,0 +1,70 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { type DemoConfig, workerArgv } from '../cli.js';
+import type { WorkerReport } from '../protocol.js';
+
+export interface Supervised {
+  /** why the run failed (a worker that the run cannot do without, Ctrl-C), or null */
+  failure: string | null;
+  /** ranks of trainers that died while the others trained on */
+  lost: number[];
+}
+
+/**
+ * Starts worker 0..c.workers-1 as Node processes (`main.ts worker ...`, ZeroMQ over TCP between
+ * them, an IPC channel to this process for their reports) and waits for every one to exit. A
+ * worker the run needs that fails, or Ctrl-C / SIGTERM here, stops all the others: no orphan
+ * process. A ps trainer that dies is only counted (Note [Asynchronous parameter server]).
+ */
+export async function supervise(
+  c: DemoConfig,
+  master: string,
+  onMessage: (m: WorkerReport) => void,
+  log: (line: string) => void,
+): Promise<Supervised> {
+  const entry = fileURLToPath(new URL('../main.ts', import.meta.url));
+  const children: ChildProcess[] = [];
+  let failure: string | null = null;
+  let interrupted = false;
+  const lost: number[] = [];
+  const stopAll = (except?: ChildProcess) => {
+    for (const ch of children) if (ch !== except && ch.exitCode === null) ch.kill('SIGTERM');
+  };
+  const onExit = (rank: number, child: ChildProcess, code: number | null, signal: NodeJS.Signals | null) => {
+    if ((code === 0 && !signal) || failure) return;
+    const how = `worker ${rank} (pid ${child.pid}) exited with ${signal ?? `code ${code}`}`;
+    if (c.example === 'ps' && rank > 0 && !interrupted) {
+      log(`wiregrad demo: ${how}; the parameter server trains on with the other trainers`);
+      lost.push(rank);
+    } else {
+      failure = `${how}; stopping the others`;
+      stopAll(child);
+    }
+  };
+  const exits = Array.from({ length: c.workers }, (_, rank) => {
+    const child = fork(entry, workerArgv(c, rank, master), {
+      execArgv: ['--conditions=source', '--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    children.push(child);
+    child.on('message', onMessage);
+    return new Promise<void>((done) =>
+      child.on('exit', (code, signal) => {
+        onExit(rank, child, code, signal);
+        done();
+      }),
+    );
+  });
+  log(`workers: pids ${children.map((ch) => ch.pid).join(',')}`);
+  const onSignal = () => {
+    interrupted = true;
+    failure ??= 'interrupted; stopping every worker';
+    stopAll();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  await Promise.all(exits);
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  return { failure, lost };
+}

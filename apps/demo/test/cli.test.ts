@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig, USAGE_HINT, UsageError, type DemoConfig } from '../src/cli.js';
+import { runDemo } from './runDemo.js';
+
+const config = (argv: string[], cwd = '/home/someone/project') => parseConfig(argv, cwd) as DemoConfig;
+
+function usageError(argv: string[]): UsageError {
+  try {
+    parseConfig(argv, '/');
+  } catch (e) {
+    expect(e).toBeInstanceOf(UsageError);
+    expect((e as UsageError).code).toBe('USAGE');
+    return e as UsageError;
+  }
+  throw new Error(`parseConfig accepted ${argv.join(' ')}`);
+}
+
+describe('pnpm demo command line', () => {
+  it('--out is relative to the folder pnpm was started in (INIT_CWD), not apps/demo', () => {
+    expect(config(['--out', 'plots']).out).toBe('/home/someone/project/plots');
+    expect(config(['--out', '../elsewhere/x']).out).toBe('/home/someone/elsewhere/x');
+    expect(config(['--out', '/tmp/abs']).out).toBe('/tmp/abs');
+    expect(config([]).out).toBe('/home/someone/project/out');
+    expect(config(['worker', '--rank', '1', '--master', 'tcp://127.0.0.1:1', '--out', 'o']).out).toBe(
+      '/home/someone/project/o',
+    );
+  });
+
+  it('a negative number after an option is its value: --epochs -3 gives the same message as --epochs=-3', () => {
+    for (const [flag, message] of [
+      ['--epochs', "--epochs must be an integer >= 1, got '-3'"],
+      ['--seed', "--seed must be an integer >= 0, got '-3'"],
+      ['--lr', "--lr must be a positive number, got '-3'"],
+    ] as const) {
+      expect(usageError([flag, '-3']).message).toBe(message);
+      expect(usageError([`${flag}=-3`]).message).toBe(message);
+    }
+    expect(usageError(['--lr', '-.5']).message).toBe("--lr must be a positive number, got '-.5'");
+    expect(usageError(['--epochs', '-x']).message).toMatch(/argument is ambiguous/); // not a number: parseArgs' own message
+  });
+
+  it('a usage error prints its one line and a hint, exit code 2, neither the usage text nor a stack trace', () => {
+    const runs = [
+      ['--epochs', '-3'],
+      ['--workers', 'two'],
+      ['worker', '--rank', '1'],
+    ].map((argv) => runDemo(argv, 60_000));
+    for (const r of runs) {
+      expect(r.status, r.stderr).toBe(2);
+      const lines = r.stderr.trimEnd().split('\n');
+      expect(lines, r.stderr).toHaveLength(2);
+      expect(lines[0]).toMatch(/^wiregrad demo: /);
+      expect(lines[1]).toBe(USAGE_HINT);
+      expect(r.stdout).toBe('');
+    }
+    expect(runs[0]!.stderr).toBe(`wiregrad demo: --epochs must be an integer >= 1, got '-3'\n${USAGE_HINT}\n`);
+    expect(runs[2]!.stderr).toContain('the worker command needs --master');
+  }, 120_000);
+
+  it('--help prints the usage text', () => {
+    const r = runDemo(['--help'], 60_000);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^usage: pnpm demo/);
+    expect(r.stdout).toContain('--out DIR');
+  }, 60_000);
+});

@@ -1,0 +1,67 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { freePort } from '../src/launcher/freePort.js';
+import { demoCommand, demoDir } from './runDemo.js';
+
+/** `pnpm demo worker ...` started by hand (no launcher, no IPC channel), its output gathered. */
+function worker(args: string[]) {
+  const child = spawn(process.execPath, [...demoCommand, 'worker', ...args], {
+    cwd: demoDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const proc = { child, out: '', exit: new Promise<number | null>((res) => child.on('exit', res)) };
+  child.stdout!.on('data', (d) => (proc.out += d));
+  child.stderr!.on('data', (d) => (proc.out += d));
+  return proc;
+}
+
+/** Resolves once `pattern` matched `count` times in what `p` printed (polled: no timing assumption). */
+async function printed(p: { out: string; child: ChildProcess }, pattern: RegExp, count: number): Promise<void> {
+  while ([...p.out.matchAll(pattern)].length < count) {
+    if (p.child.exitCode !== null) throw new Error(`the worker exited with ${p.child.exitCode}:\n${p.out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('pnpm demo worker, started by hand (workers on several machines)', () => {
+  it('a trainer started first says every few seconds that it waits for rank 0; rank 0 says where it waits for how many; then the group trains', async () => {
+    const master = `tcp://127.0.0.1:${await freePort('127.0.0.1')}`;
+    const out = mkdtempSync(join(tmpdir(), 'wiregrad-worker-'));
+    const common = ['--workers', '3', '--master', master, '--epochs', '2', '--seed', '1', '--out', out];
+    const started: ReturnType<typeof worker>[] = [];
+    try {
+      const trainer1 = worker(['--rank', '1', ...common]);
+      started.push(trainer1);
+      const waiting = new RegExp(
+        `\\[worker1\\] waiting for rank 0 at ${master.replace(/\./g, '\\.')} \\(and the rest of the 3 workers\\), \\d+ s so far`,
+        'g',
+      );
+      await printed(trainer1, waiting, 2);
+
+      const server = worker(['--rank', '0', ...common]);
+      started.push(server);
+      await printed(
+        server,
+        new RegExp(
+          `^\\[ps\\] serving the rendezvous at ${master.replace(/\./g, '\\.')}: waiting for all 3 workers \\(--workers 3\\) to join, 0 s so far`,
+          'gm',
+        ),
+        1,
+      );
+      const trainer2 = worker(['--rank', '2', ...common]);
+      started.push(trainer2);
+
+      for (const p of started) expect(await p.exit, p.out).toBe(0);
+      for (const [i, p] of [trainer1, trainer2].entries())
+        expect(p.out).toMatch(new RegExp(`\\[trainer ${i + 1}\\] held-out accuracy: [\\d.]+% on \\d+ Iris flowers`));
+      // once the group has met, the notices stop
+      expect(trainer1.out.lastIndexOf('waiting for rank 0')).toBeLessThan(trainer1.out.indexOf('[trainer 1] epoch 1 '));
+      expect(trainer2.out).not.toContain('[ps] serving the rendezvous');
+    } finally {
+      for (const p of started) p.child.kill('SIGKILL');
+    }
+  }, 120_000);
+});
