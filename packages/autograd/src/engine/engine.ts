@@ -14,6 +14,7 @@ import { NodeTask } from './nodeTask.js';
 import { ReadyQueue } from './readyQueue.js';
 import { asyncGraphTask, currentGraphTask, popGraphTask, pushGraphTask } from './threadState.js';
 import { validateOutputs } from './validateOutputs.js';
+import { printStack } from './anomalyMetadata.js';
 
 /** A prepared backward pass: its GraphTask, the node to start from and that node's gradients. */
 export interface PreparedTask {
@@ -257,7 +258,7 @@ export class Engine {
     if (nt.fn && !gt.hasError) {
       const fn = nt.fn;
       const prevMode = isGradEnabled();
-      pushGraphTask(gt);
+      pushGraphTask(gt, fn);
       setGradEnabled(gt.gradModeDuringBackward);
       try {
         const r = allowAsync
@@ -271,10 +272,10 @@ export class Engine {
               `${fn.name()}.apply returned a Promise; nodes that await need backwardAsync()`,
             );
           }
-          pending = r.catch((e) => gt.setError(annotate(e, fn)));
+          pending = r.catch((e) => failed(gt, fn, e));
         }
       } catch (e) {
-        gt.setError(annotate(e, fn));
+        failed(gt, fn, e);
       } finally {
         setGradEnabled(prevMode);
         popGraphTask();
@@ -291,12 +292,10 @@ function taskDone(nt: NodeTask, gt: GraphTask): void {
   if (gt.completed()) gt.markAsCompletedAndRunPostProcessing();
 }
 
-/** With anomaly mode on, the error names where the failing node was created (PyTorch prints its forward trace). */
-function annotate(e: unknown, fn: Node): unknown {
-  if (isAnomalyEnabled() && e instanceof Error && fn.forwardTrace) {
-    e.message += `\n\nTraceback of forward call that caused the error:\n${fn.forwardTrace}`;
-  }
-  return e;
+/** PyTorch's set_exception: the first error of the pass, after the failing node's forward trace under anomaly mode (Note [Anomaly metadata]). */
+function failed(gt: GraphTask, fn: Node, e: unknown): void {
+  if (!gt.hasError && isAnomalyEnabled()) printStack(fn);
+  gt.setError(e);
 }
 
 let engine: Engine | null = null;

@@ -1,5 +1,6 @@
 import type { DType, Device, Tensor } from '@wiregrad/tensor';
 import { AutogradError } from '../errors.js';
+import { AnomalyMetadata } from './anomalyMetadata.js';
 import type { Edge } from './edge.js';
 import { internMetadata, internTuple } from './interned.js';
 import { currentGraphTask } from './threadState.js';
@@ -70,8 +71,8 @@ export abstract class Node {
   private metadata: readonly InputMetadata[] = NO_METADATA;
   /** See Note [Node memory]: made on the first hook */
   private hookLists: HookLists | null = null;
-  /** where in user code this node was created (anomaly mode only) */
-  forwardTrace: string | undefined;
+  /** where in user code this node was created, and under which node (anomaly mode only, See Note [Anomaly metadata]) */
+  readonly anomalyMetadata: AnomalyMetadata | null = AnomalyMetadata.capture();
 
   constructor(sequenceNr: number = nextSequenceNr++) {
     this.sequenceNr = sequenceNr;

@@ -6,7 +6,6 @@ import {
   KernelNames as K,
   setAutogradHooks,
 } from '@wiregrad/tensor';
-import { isAnomalyEnabled } from '../anomalyMode.js';
 import { AutogradError } from '../errors.js';
 import { getGradient, isNonDifferentiable } from '../gradients/registry.js';
 import { isGradEnabled, isInferenceMode } from '../gradMode.js';
@@ -75,7 +74,6 @@ function afterKernel(kernelName: string, inputs: readonly Tensor[], attrs: Attrs
   if (!config) throw new AutogradError('NOT_IMPLEMENTED', `the derivative for '${kernelName}' is not implemented`);
   const node = new KernelNode(config, attrs, inputs);
   node.setNextEdges(collectNextEdges(inputs));
-  if (isAnomalyEnabled()) node.forwardTrace = new Error().stack;
   if (INPLACE.has(kernelName)) {
     const base = peekMeta(input)?.viewBase;
     if (base) rebaseHistory(base, input, node);
