@@ -1,5 +1,5 @@
 import type { Tensor } from '@wiregrad/autograd';
-import { forwardCleanup } from './cleanup.js';
+import { forwardCleanup, releaseLater } from './cleanup.js';
 import { getContainer } from './context/container.js';
 import type { DistAutogradContext } from './context/context.js';
 import { DistAutogradError } from './errors.js';
@@ -10,10 +10,10 @@ import { DistAutogradError } from './errors.js';
  * it talked to.
  * Note [Cleanup off the critical path]
  * Like PyTorch (which never waits on its cleanup futures), leaving a context drops it here
- * at once and tells the other workers without waiting for them: the CLEANUP messages are
- * sent in the same turn as the caller's next message to the same worker, so they usually
- * share its ZeroMQ message (Note [Batched messages]), and they are retried on failure.
- * shutdown() still lets them settle first. `releaseContext()` called directly waits for them.
+ * at once and tells the other workers without waiting for them: the releases ride on the
+ * next message to each worker (Note [Releases ride on the next message]), and a graceful
+ * shutdown() sends what is left before it settles. `releaseContext()` called directly tells
+ * them at once and waits for their answers.
  */
 export async function context<T>(fn: (contextId: bigint) => Promise<T>): Promise<T> {
   const container = getContainer();
@@ -22,7 +22,7 @@ export async function context<T>(fn: (contextId: bigint) => Promise<T>): Promise
     return await container.current.run(ctx.contextId, () => fn(ctx.contextId));
   } finally {
     container.take(ctx.contextId);
-    void forwardCleanup(ctx, null);
+    releaseLater(ctx, null);
   }
 }
 

@@ -127,15 +127,21 @@ describe('a worker that dies (Note [A worker that left], Note [Reaching a worker
   }, 60000);
 });
 
-describe('a distributed round costs the forward call and the gradient propagation (Note [Firing sets], Note [Gradients ride on the answer], Note [Cleanup off the critical path])', () => {
-  it('per round each side sends 3 messages: the forward call or its answer, the gradients or their answer (which carries the gradients back), and the context cleanup (off the critical path); a mark round would add 2 more', async () => {
-    const [r0] = (await runWorkers({ scenario: 'rounds', worldSize: 2 })) as Record<string, unknown>[];
-    // caller: FORWARD_AUTOGRAD_REQ, BACKWARD_AUTOGRAD_REQ (gradients), CLEANUP_AUTOGRAD_CONTEXT_REQ
-    // callee: FORWARD_AUTOGRAD_RESP, BACKWARD_AUTOGRAD_RESP (with the gradients for the caller's send function), the cleanup's answer
+describe('a distributed round costs the forward call and the gradient propagation (Note [Firing sets], Note [Gradients ride on the answer], Note [Releases ride on the next message])', () => {
+  it('per round each side sends 2 messages: the forward call or its answer, the gradients or their answer (which carries the gradients back); the context release rides on the next forward call; a mark round would add 2 more', async () => {
+    const [r0, r1] = (await runWorkers({ scenario: 'rounds', worldSize: 2 })) as Record<string, unknown>[];
+    // caller: FORWARD_AUTOGRAD_REQ (with the previous round's release), BACKWARD_AUTOGRAD_REQ (gradients)
+    // callee: FORWARD_AUTOGRAD_RESP, BACKWARD_AUTOGRAD_RESP (with the gradients for the caller's send function)
     expect(r0).toEqual({
-      firingSets: { caller: 3, callee: 3, gradsRight: true },
-      markRounds: { caller: 5, callee: 5, gradsRight: true },
+      firingSets: { caller: 2, callee: 2, gradsRight: true },
+      markRounds: { caller: 4, callee: 4, gradsRight: true },
+      // right after 5 rounds the callee holds at most the last one's context, whose release
+      // waits 10 ms for a carrier; with none coming it leaves on its own
+      waitingRight: true,
+      releasedAlone: true,
     });
+    // a release still waiting when the caller shuts down is sent before its shutdown settles
+    expect(r1).toEqual({ contextsAtShutdown: 0 });
   }, 60000);
 
   it('every case of the equivalence spec gives the same gradients when reachability comes from a mark round instead (the fallback for unknown firing sets)', async () => {

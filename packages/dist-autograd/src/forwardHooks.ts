@@ -1,4 +1,5 @@
 import { MessageType, type Message, type WorkerInfo, getWorkerInfo, rpcState } from '@wiregrad/rpc';
+import { releaseArrived, takeReleases } from './cleanup.js';
 import { getContainer } from './context/container.js';
 import type { DistAutogradContext } from './context/context.js';
 import { tensorsRequiringGrad } from './engine/collectTensors.js';
@@ -16,7 +17,7 @@ type Outgoing = Omit<Message, 'id'>;
  * on arrival, one RecvRpcBackward as their grad_fn. The answer is wrapped the same way
  * (FORWARD_AUTOGRAD_RESP), so gradients of returned tensors flow back to the callee.
  */
-function wrap(ctx: DistAutogradContext, type: Message['type'], msg: Outgoing): Outgoing {
+function wrap(ctx: DistAutogradContext, type: Message['type'], msg: Outgoing, releases?: bigint[]): Outgoing {
   const container = getContainer();
   const messageId = container.newMessageId();
   const tensors = tensorsRequiringGrad(msg.payload);
@@ -28,6 +29,7 @@ function wrap(ctx: DistAutogradContext, type: Message['type'], msg: Outgoing): O
     metadata: { contextId: ctx.contextId, messageId },
     payload: msg.payload,
     ...(send ? { reaches: send.reaches } : {}),
+    ...(releases ? { releases } : {}),
   };
   return { type, payload };
 }
@@ -47,7 +49,7 @@ export function wrapRequest(to: WorkerInfo, msg: Outgoing): Outgoing {
   if (!ctx) return msg;
   ctx.addKnownWorkerId(to.id);
   ctx.touch();
-  return wrap(ctx, MessageType.FORWARD_AUTOGRAD_REQ, msg);
+  return wrap(ctx, MessageType.FORWARD_AUTOGRAD_REQ, msg, takeReleases(to.id));
 }
 
 export function unwrapResponse(_from: WorkerInfo, msg: Message): Message {
@@ -62,6 +64,7 @@ export function unwrapResponse(_from: WorkerInfo, msg: Message): Message {
 export async function onForwardRequest(msg: Message, from: WorkerInfo): Promise<Outgoing> {
   const container = getContainer();
   const w = msg.payload as RpcWithAutograd;
+  releaseArrived(w.releases, w.fromWorkerId); // See Note [Releases ride on the next message]
   const ctx = container.getOrCreateContext(w.metadata.contextId);
   ctx.addKnownWorkerId(w.fromWorkerId);
   attachRecv(ctx, w);

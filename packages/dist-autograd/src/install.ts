@@ -2,7 +2,14 @@ import { Tensor } from '@wiregrad/autograd';
 import { MessageType, type RRef, onWorkerLeave, setRRefBackward, setRpcAutogradHooks } from '@wiregrad/rpc';
 import { sendToWorker } from './sendToWorker.js';
 import { forgetWorker } from './workerGone.js';
-import { releaseContextIfPresent, startSweeper, stopSweeper } from './cleanup.js';
+import {
+  flushReleases,
+  releaseArrived,
+  releaseContextsIfPresent,
+  resetReleases,
+  startSweeper,
+  stopSweeper,
+} from './cleanup.js';
 import { initContainer, resetContainer } from './context/container.js';
 import { backward, onPropagateGradients } from './engine/distEngine.js';
 import { DistAutogradError } from './errors.js';
@@ -33,8 +40,10 @@ setRpcAutogradHooks({
     initContainer(rank);
     startSweeper();
   },
+  beforeShutdown: flushReleases,
   onShutdown: () => {
     stopSweeper();
+    resetReleases();
     resetContainer();
   },
   wrapRequest,
@@ -42,12 +51,14 @@ setRpcAutogradHooks({
   handlers: {
     [MessageType.FORWARD_AUTOGRAD_REQ]: onForwardRequest,
     [MessageType.BACKWARD_AUTOGRAD_REQ]: async (msg, from) => {
-      // See Note [Gradients ride on the answer]
-      const inline = await onPropagateGradients(msg.payload as PropagateGradientsReq, from.id);
+      // See Note [Gradients ride on the answer] and Note [Releases ride on the next message]
+      const req = msg.payload as PropagateGradientsReq;
+      releaseArrived(req.releases, from.id);
+      const inline = await onPropagateGradients(req, from.id);
       return { type: MessageType.BACKWARD_AUTOGRAD_RESP, payload: inline.length > 0 ? { inline } : {} };
     },
     [MessageType.CLEANUP_AUTOGRAD_CONTEXT_REQ]: async (msg, from) => {
-      await releaseContextIfPresent((msg.payload as CleanupAutogradContextReq).contextId, from.id);
+      await releaseContextsIfPresent((msg.payload as CleanupAutogradContextReq).contextIds, from.id);
       return { type: MessageType.CLEANUP_AUTOGRAD_CONTEXT_RESP, payload: {} };
     },
     [MessageType.RREF_BACKWARD_REQ]: async (msg) => {

@@ -344,8 +344,10 @@ export async function shutdown(opts: ShutdownOptions = {}): Promise<void> {
   const timeout = (opts.timeout ?? 60) * 1000;
   let error: unknown = null;
   try {
-    if (opts.graceful !== false)
+    if (opts.graceful !== false) {
+      rpcAutogradHooks().beforeShutdown?.();
       await (s.dynamic && s.self.id !== 0 ? leaveGroup(s, timeout) : shutdownBarrier(s, timeout));
+    }
   } catch (e) {
     error = e;
   } finally {

@@ -10,6 +10,8 @@ import type { MessageType } from './messages/messageType.js';
  * `setRpcAutogradHooks(hooks)`:
  * - `onInit(rank, worldSize)` runs inside initRpc before the agent binds, so before it can
  *   serve a first request (PyTorch's init_rpc calls dist_autograd._init(rank) first);
+ *   `beforeShutdown()` runs when a graceful shutdown() begins, before this worker's calls
+ *   settle, so messages it sends then are waited for (deferred context releases);
  *   `onShutdown()` runs after shutdown() closed every socket.
  * - `wrapRequest(to, msg)` sees every user request this worker sends (calls, remote calls,
  *   RRef fetches) and may return another message, e.g. FORWARD_AUTOGRAD_REQ carrying
@@ -27,6 +29,7 @@ import type { MessageType } from './messages/messageType.js';
  */
 export interface RpcAutogradHooks {
   onInit?(rank: number, worldSize: number): void;
+  beforeShutdown?(): void;
   onShutdown?(): void;
   wrapRequest?(to: WorkerInfo, msg: Omit<Message, 'id'>): Omit<Message, 'id'>;
   unwrapResponse?(from: WorkerInfo, msg: Message): Message;

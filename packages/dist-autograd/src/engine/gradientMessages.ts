@@ -1,6 +1,7 @@
 import { MessageType } from '@wiregrad/rpc';
 import type { BackwardPass } from '../context/context.js';
 import type { PropagateGradientsReq } from '../messages/propagateGradientsReq.js';
+import { takeReleases } from '../cleanup.js';
 import { sendToWorker } from '../sendToWorker.js';
 
 /**
@@ -40,8 +41,9 @@ export function sendGradients(pass: BackwardPass, to: number, req: PropagateGrad
     sink.out.push(req);
     return;
   }
+  const releases = takeReleases(to); // See Note [Releases ride on the next message]
   pass.outstanding.push(
-    sendToWorker(to, MessageType.BACKWARD_AUTOGRAD_REQ, req).then(async (answer) => {
+    sendToWorker(to, MessageType.BACKWARD_AUTOGRAD_REQ, releases ? { ...req, releases } : req).then(async (answer) => {
       const inline = (answer.payload as { inline?: PropagateGradientsReq[] } | null)?.inline ?? [];
       for (const r of inline) await receive!(r);
     }),

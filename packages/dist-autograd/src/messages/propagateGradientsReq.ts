@@ -16,4 +16,6 @@ export interface PropagateGradientsReq {
   error?: string;
   /** the message ids of every send function this pass fires (Note [Firing sets]); absent after a mark round */
   fires?: bigint[];
+  /** contexts the sender released, riding on this request (Note [Releases ride on the next message]) */
+  releases?: bigint[];
 }

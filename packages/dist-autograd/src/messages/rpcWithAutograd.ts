@@ -15,4 +15,6 @@ export interface RpcWithAutograd {
    * function does (Note [Firing sets]); null when unknown; absent when no tensor requires grad
    */
   reaches?: bigint[] | null;
+  /** contexts the sender released, riding on this request (Note [Releases ride on the next message]) */
+  releases?: bigint[];
 }

@@ -1,22 +1,33 @@
 import { rand, type Tensor } from '@wiregrad/autograd';
 import { getRpcStats, initRpc, register, rpcState, rpcSync, shutdown } from '@wiregrad/rpc';
-import { backward, context, getGradients } from '@wiregrad/dist-autograd';
+import { backward, context, getContainer, getDebugInfo, getGradients } from '@wiregrad/dist-autograd';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
+import { setReleaseWait } from '../../cleanup.js';
 import { setMaxFiringSet } from '../../engine/firingSet.js';
 
 register('affine', (x: Tensor, w: Tensor) => x.mul(w).add(1));
 register('sent', () => getRpcStats().messagesSent);
-/** Every call this worker made has its answer (cleanups leave context() without waiting for theirs). */
+register('contexts', () => getDebugInfo().numAutogradContexts);
+/** Every call this worker made has its answer. */
 async function settled(): Promise<void> {
   while (rpcState().agent.pendingCount() > 0) await new Promise((r) => setTimeout(r, 5));
 }
 
-/** Messages each side sends per distributed round (forward, backward, leaving the context), with firing sets and with mark rounds. */
+/**
+ * Messages each side sends per distributed round (forward, backward, leaving the context),
+ * with firing sets and with mark rounds; then where the releases go (Note [Releases ride on
+ * the next message]): with nothing to ride on they leave on their own after the wait, and
+ * shutdown() sends those still waiting before it settles.
+ */
 export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   await initRpc(`worker${rank}`, { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 10 } });
+  // no release goes on its own during the count, however slow a round is on a loaded machine:
+  // each rides on the next round's forward call (Note [Releases ride on the next message])
+  setReleaseWait(60_000);
   if (rank === 1) {
+    const container = getContainer(); // shutdown() drops it: look at it afterwards
     await shutdown();
-    return 'served';
+    return { contextsAtShutdown: container.contexts.size };
   }
   const x = rand([4], { requiresGrad: true });
   const w = rand([4]);
@@ -28,12 +39,12 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
     });
   const perRound = async (maxFiringSet: number) => {
     setMaxFiringSet(maxFiringSet);
-    await round(); // warm
+    await round(); // warm: its release rides on the first counted round
     await settled();
     const [mine, theirs] = [getRpcStats().messagesSent, (await rpcSync<number>(1, 'sent')) + 1];
     const grads = [];
     for (let i = 0; i < 10; i++) grads.push(await round());
-    await settled(); // the cleanups of the last round are answered
+    await settled(); // the last round's release still waits for a carrier: shutdown() sends it
     const [mine2, theirs2] = [getRpcStats().messagesSent - 1, await rpcSync<number>(1, 'sent')];
     return {
       caller: (mine2 - mine) / 10,
@@ -43,6 +54,19 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   };
   const firingSets = await perRound(1024);
   const markRounds = await perRound(0);
+
+  setReleaseWait(10);
+  for (let i = 0; i < 5; i++) await round();
+  const waitingRight = await rpcSync<number>(1, 'contexts'); // not a carrier: no context is current
+  let waited = 0;
+  while ((await rpcSync<number>(1, 'contexts')) > 0 && waited < 10_000) {
+    await new Promise((r) => setTimeout(r, 20));
+    waited += 20;
+  }
+  const releasedAlone = (await rpcSync<number>(1, 'contexts')) === 0;
+
+  setReleaseWait(60_000);
+  await round(); // its release waits for a carrier that never comes: shutdown() sends it
   await shutdown();
-  return { firingSets, markRounds };
+  return { firingSets, markRounds, waitingRight: waitingRight <= 1, releasedAlone };
 }
