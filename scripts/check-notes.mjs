@@ -8,13 +8,16 @@
 // across two lines) is a reference.
 //
 // Fails (exit 1) on two definitions of one name and on references to a name defined nowhere.
-// Usage: node scripts/check-notes.mjs [repository folder] (from `pnpm lint`). Scans the files git
-// tracks or would track (not ignored), with the extensions below.
+// Usage: node scripts/check-notes.mjs [--list] [repository folder] (from `pnpm lint`). Scans the
+// files git tracks or would track (not ignored), with the extensions below. --list prints every
+// Note with where it is defined (docs/concepts.md indexes them).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const ROOT = process.argv[2] ?? join(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const LIST = args.includes('--list');
+const ROOT = args.find((a) => !a.startsWith('--')) ?? join(import.meta.dirname, '..');
 const EXTENSIONS = /\.(ts|tsx|mts|cts|js|mjs|cjs|md|py|sh|ya?ml)$/;
 /** this script, whose comments show the syntax rather than name Notes */
 const SELF = 'scripts/check-notes.mjs';
@@ -95,6 +98,10 @@ for (const file of files()) {
     add(references, name, `${file}:${line + 1}`);
   }
 }
+
+if (LIST)
+  for (const [name, where] of [...definitions].sort(([a], [b]) => a.localeCompare(b)))
+    console.log(`Note [${name}]\t${where.join(', ')}`);
 
 const problems = [];
 for (const [name, where] of [...definitions].sort(([a], [b]) => a.localeCompare(b))) {
