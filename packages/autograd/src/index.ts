@@ -9,6 +9,7 @@ export { backward, backwardAsync, grad } from './backward.js';
 export type { BackwardOptions, GradOptions } from './backward.js';
 export { registerHook, retainGrad, registerPostAccumulateGradHook } from './hooks.js';
 export { noGrad, enableGrad, setGradEnabled, isGradEnabled, inferenceMode, isInferenceMode } from './gradMode.js';
+export { isInference } from './inference.js';
 export { setDetectAnomaly, detectAnomaly, isAnomalyEnabled, isAnomalyCheckNanEnabled } from './anomalyMode.js';
 export { Node, MAX_SEQUENCE_NR } from './engine/node.js';
 export type { Grads, InputMetadata, PreHook, PostHook, RemovableHandle, TensorPreHook } from './engine/node.js';

@@ -5,6 +5,8 @@ import { peekMeta } from './engine/autogradMeta.js';
 import { viewGradFn } from './engine/copySlices.js';
 import type { Node } from './engine/node.js';
 import { AutogradError } from './errors.js';
+import { isInferenceMode } from './gradMode.js';
+import { isInference, storageCreated } from './inference.js';
 import { registerHook, registerPostAccumulateGradHook, retainGrad } from './hooks.js';
 
 // PyTorch's UserWarning, once per process (Python's default warning filter shows it once per place)
@@ -21,13 +23,15 @@ const METHODS: AutogradTensorMethods = {
   retainsGrad: (t) => peekMeta(t)?.retainsGrad ?? false,
   registerPostAccumulateGradHook,
   resolveGradFn: (t, stored) => viewGradFn(t, stored as Node | null),
+  isInference,
+  storageCreated,
   readingNonLeafGrad: (t) => {
     if (warnedNonLeafGrad || peekMeta(t)?.retainsGrad) return;
     warnedNonLeafGrad = true;
     platform.warn(NON_LEAF_GRAD, 'UserWarning');
   },
   checkSetRequiresGrad: (t, value) => {
-    if (value && peekMeta(t)?.inference) {
+    if (value && !isInferenceMode() && isInference(t)) {
       throw new AutogradError(
         'INFERENCE_TENSOR',
         'Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.',

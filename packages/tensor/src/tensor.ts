@@ -47,6 +47,8 @@ export interface AutogradTensorMethods {
   readingNonLeafGrad?(t: Tensor): void;
   /** Whether `t` is an inference tensor (made under inferenceMode). */
   isInference?(t: Tensor): boolean;
+  /** Called with the first tensor over each new storage (autograd marks those made under inferenceMode). */
+  storageCreated?(t: Tensor): void;
   /** The gradFn to report for `t` given the stored one (a view written through since gets a new one). */
   resolveGradFn?(t: Tensor, stored: GradNode | null): GradNode | null;
 }
@@ -62,6 +64,25 @@ export function setTensorScope(next: Tensor[] | null): Tensor[] | null {
   const prev = scope;
   scope = next;
   return prev;
+}
+
+/** >0 while unscoped() runs: autograd is not told of the storages made then. */
+let unscopedDepth = 0;
+
+/**
+ * Runs `fn` outside every scope and mode: no tidy() collects the tensors it makes and autograd
+ * does not see their storages created (so none is an inference tensor). For tensors shared
+ * by every later op, as the interned scalars of Note [Wrapped scalars].
+ */
+export function unscoped<T>(fn: () => T): T {
+  const outer = setTensorScope(null);
+  unscopedDepth++;
+  try {
+    return fn();
+  } finally {
+    unscopedDepth--;
+    setTensorScope(outer);
+  }
 }
 
 /** Tensors no tidy() may dispose: keep()'s, and every tensor assigned to some `.grad`. */
@@ -116,8 +137,11 @@ export class Tensor {
     this.strides = strides.length === 0 ? NO_DIMS : Object.isFrozen(strides) ? strides : Object.freeze([...strides]);
     this.offset = offset;
     this.numel = numelOf(shape);
+    // no holder yet: the first tensor over a new storage (a view or a saved tensor finds one)
+    const fresh = storage.holds === 0;
     storage.retain();
     if (scope !== null) scope.push(this);
+    if (fresh && unscopedDepth === 0) autogradMethods?.storageCreated?.(this);
   }
 
   /** A fresh contiguous tensor over `data` (no copy). */

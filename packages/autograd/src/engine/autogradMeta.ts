@@ -10,8 +10,6 @@ export interface AutogradMeta {
   retainsGrad: boolean;
   /** made on the first registerPostAccumulateGradHook (See Note [Node memory]) */
   postAccumulateHooks: Map<number, (param: Tensor) => void> | null;
-  /** created under inferenceMode: may never be saved for backward */
-  inference: boolean;
   /** the tensor a view was taken of, when the base required grad */
   viewBase: Tensor | null;
   /** a view's storage version when its history was last set (Note [Views after in-place writes]) */
@@ -26,7 +24,6 @@ export function autogradMeta(t: Tensor): AutogradMeta {
       gradAccumulator: null,
       retainsGrad: false,
       postAccumulateHooks: null,
-      inference: false,
       viewBase: null,
       viewVersion: 0,
     };

@@ -9,6 +9,7 @@ import {
 import { AutogradError } from '../errors.js';
 import { getGradient, isNonDifferentiable } from '../gradients/registry.js';
 import { isGradEnabled, isInferenceMode } from '../gradMode.js';
+import { isInference } from '../inference.js';
 import { autogradMeta, peekMeta } from './autogradMeta.js';
 import { collectNextEdges, setHistory } from './gradientEdge.js';
 import { KernelNode } from './kernelNode.js';
@@ -31,7 +32,7 @@ const INPLACE: ReadonlySet<string> = K.INPLACE_KERNELS;
 function beforeKernel(kernelName: string, inputs: readonly Tensor[]): void {
   if (!INPLACE.has(kernelName)) return;
   const target = inputs[0]!;
-  if (!isInferenceMode() && peekMeta(target)?.inference) {
+  if (!isInferenceMode() && isInference(target)) {
     throw new AutogradError(
       'INFERENCE_TENSOR',
       'Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.',
@@ -63,11 +64,8 @@ function afterKernel(kernelName: string, inputs: readonly Tensor[], attrs: Attrs
     meta.viewBase = peekMeta(input)?.viewBase ?? input;
     meta.viewVersion = input.storage.version;
   }
-  if (isInferenceMode()) {
-    for (const o of outputs) autogradMeta(o).inference = true;
-    return;
-  }
-  if (!isGradEnabled()) return;
+  // nothing is recorded under inferenceMode (See Note [Inference tensors])
+  if (isInferenceMode() || !isGradEnabled()) return;
   if (!inputs.some((t) => t.requiresGrad)) return;
   if (isNonDifferentiable(kernelName)) return;
   const config = getGradient(kernelName);

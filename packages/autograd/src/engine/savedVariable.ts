@@ -1,6 +1,7 @@
 import type { Tensor } from '@wiregrad/tensor';
 import { isAnomalyEnabled } from '../anomalyMode.js';
 import { AutogradError } from '../errors.js';
+import { isInference } from '../inference.js';
 import { peekMeta } from './autogradMeta.js';
 import type { Node } from './node.js';
 
@@ -30,7 +31,7 @@ export class SavedVariable {
     t: Tensor,
     private readonly isOutput: boolean,
   ) {
-    if (peekMeta(t)?.inference) {
+    if (isInference(t)) {
       throw new AutogradError(
         'INFERENCE_TENSOR',
         'Inference tensors cannot be saved for backward. To work around you can make a clone to get a normal tensor and use it in autograd.',

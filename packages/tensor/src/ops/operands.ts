@@ -12,7 +12,7 @@ import { runKernel1 } from '../dispatch.js';
 import { TensorError } from '../errors.js';
 import * as K from '../kernelNames.js';
 import { Storage } from '../storage.js';
-import { Tensor, setTensorScope } from '../tensor.js';
+import { Tensor, unscoped } from '../tensor.js';
 
 export type Scalar = number | boolean;
 
@@ -63,10 +63,8 @@ function wrappedScalar(v: Scalar, dtype: DType, like: Tensor): Tensor {
   const cache = scalarCaches[dtype];
   let t = cache.get(n);
   if (!t || t.storage.disposed) {
-    // made outside any tidy() or engine scope: an interned tensor is no scope's to dispose
-    const outer = setTensorScope(null);
-    t = scalarTensor(n, dtype);
-    setTensorScope(outer);
+    // an interned tensor is no scope's to dispose, and no mode's (never an inference tensor)
+    t = unscoped(() => scalarTensor(n, dtype));
     if (cache.size >= SCALAR_CACHE_SIZE) cache.delete(cache.keys().next().value!);
     cache.set(n, t);
   }
