@@ -93,6 +93,21 @@ function packB(b: usize, sb0: i32, sb1: i32, kc: i32, nc: i32, dst: usize): void
   }
 }
 
+/**
+ * Note [Relaxed SIMD gemm]
+ * scripts/build-wasm.mjs builds this module twice: once plain and once with relaxed SIMD,
+ * where ASC_FEATURE_RELAXED_SIMD is true and each multiply-add of the micro-kernel is one
+ * f32x4.relaxed_madd (a fused multiply-add where the CPU has one, so half the vector
+ * instructions of the inner loop). The runtime picks the relaxed build where
+ * WebAssembly.validate accepts relaxed SIMD (Node 20 needs --experimental-wasm-relaxed-simd)
+ * and the plain one elsewhere (wasmRuntime.ts). Fused or not, the two differ by float32
+ * rounding only.
+ */
+@inline function madd(acc: v128, a: v128, b: v128): v128 {
+  if (ASC_FEATURE_RELAXED_SIMD) return f32x4.relaxed_madd(a, b, acc);
+  return f32x4.add(acc, f32x4.mul(a, b));
+}
+
 @inline function put(c: usize, off: usize, v: v128, accumulate: bool): void {
   v128.store(c + off, accumulate ? f32x4.add(v128.load(c + off), v) : v);
 }
@@ -107,17 +122,17 @@ function kernel4x8(kc: i32, ap: usize, bp: usize, c: usize, ldc: i32, accumulate
     const b0 = v128.load(bp);
     const b1 = v128.load(bp, 16);
     let a = v128.load32_splat(ap);
-    c00 = f32x4.add(c00, f32x4.mul(a, b0));
-    c01 = f32x4.add(c01, f32x4.mul(a, b1));
+    c00 = madd(c00, a, b0);
+    c01 = madd(c01, a, b1);
     a = v128.load32_splat(ap, 4);
-    c10 = f32x4.add(c10, f32x4.mul(a, b0));
-    c11 = f32x4.add(c11, f32x4.mul(a, b1));
+    c10 = madd(c10, a, b0);
+    c11 = madd(c11, a, b1);
     a = v128.load32_splat(ap, 8);
-    c20 = f32x4.add(c20, f32x4.mul(a, b0));
-    c21 = f32x4.add(c21, f32x4.mul(a, b1));
+    c20 = madd(c20, a, b0);
+    c21 = madd(c21, a, b1);
     a = v128.load32_splat(ap, 12);
-    c30 = f32x4.add(c30, f32x4.mul(a, b0));
-    c31 = f32x4.add(c31, f32x4.mul(a, b1));
+    c30 = madd(c30, a, b0);
+    c31 = madd(c31, a, b1);
     ap += 16;
     bp += 32;
   }

@@ -10,6 +10,8 @@ export interface CpuKernelInfo {
   mode: CpuKernelMode;
   /** true when the WebAssembly SIMD kernels are in use */
   wasm: boolean;
+  /** true when they are the relaxed-SIMD build (Note [Relaxed SIMD gemm]) */
+  relaxedSimd: boolean;
   /** threads a big kernel is split over, the calling thread included */
   threads: number;
   /**
@@ -59,7 +61,14 @@ export function getNumThreads(): number {
 }
 
 export function cpuKernelInfo(): CpuKernelInfo {
-  return { mode, wasm: activeWasm() !== null, threads, poolThreads: pool?.readyThreads() ?? 1 };
+  const runtime = activeWasm();
+  return {
+    mode,
+    wasm: runtime !== null,
+    relaxedSimd: runtime?.relaxedSimd ?? false,
+    threads,
+    poolThreads: pool?.readyThreads() ?? 1,
+  };
 }
 
 /** Stops the pool's workers (they never keep a process alive; this makes the exit prompt and explicit). */

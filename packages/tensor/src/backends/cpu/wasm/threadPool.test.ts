@@ -19,10 +19,22 @@ describe('cpu kernel settings (Note [Kernel choice])', () => {
   });
 
   it('reports the mode, whether wasm runs and the thread count', () => {
-    expect(cpuKernelInfo()).toEqual({ mode: 'auto', wasm: true, threads, poolThreads: expect.any(Number) });
+    expect(cpuKernelInfo()).toEqual({
+      mode: 'auto',
+      wasm: true,
+      relaxedSimd: expect.any(Boolean),
+      threads,
+      poolThreads: expect.any(Number),
+    });
     setCpuKernels('typescript');
     setNumThreads(3);
-    expect(cpuKernelInfo()).toEqual({ mode: 'typescript', wasm: false, threads: 3, poolThreads: expect.any(Number) });
+    expect(cpuKernelInfo()).toEqual({
+      mode: 'typescript',
+      wasm: false,
+      relaxedSimd: false,
+      threads: 3,
+      poolThreads: expect.any(Number),
+    });
   });
 
   it('poolThreads: the pool runs on every thread once a big kernel started it (Node starts its threads at once)', async () => {

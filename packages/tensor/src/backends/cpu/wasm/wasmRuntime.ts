@@ -1,6 +1,6 @@
 import { platform } from '#platform';
 import { Tensor } from '../../../tensor.js';
-import { KERNELS_WASM_BASE64 } from './kernels.generated.js';
+import { KERNELS_RELAXED_SIMD_WASM_BASE64, KERNELS_WASM_BASE64 } from './kernels.generated.js';
 
 /** The exports of assembly/index.ts (pointers are byte offsets into the shared memory). */
 export interface WasmKernels {
@@ -33,6 +33,7 @@ export interface WasmMemory {
   grow(pages: number): number;
 }
 interface WasmApi {
+  validate(bytes: Uint8Array): boolean;
   Module: new (bytes: Uint8Array) => object;
   Memory: new (descriptor: { initial: number; maximum: number; shared: boolean }) => WasmMemory;
   Instance: new (module: object, imports: object) => { exports: unknown };
@@ -43,6 +44,23 @@ const PAGE = 65536;
 /** Below this the memory is left to the module (it has no data, but keep address 0 unused). */
 const ARENA_BASE = PAGE;
 const ALIGN = 64;
+
+/** (module (func (param v128 v128 v128) (result v128) f32x4.relaxed_madd of the three params)) */
+// prettier-ignore
+const RELAXED_MADD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 8, 1, 96, 3, 123, 123, 123, 1, 123, 3, 2, 1, 0,
+  10, 13, 1, 11, 0, 32, 0, 32, 1, 32, 2, 253, 133, 2, 11,
+]);
+
+/** Whether this engine runs relaxed SIMD (Note [Relaxed SIMD gemm]); asked at each call, so a flag set at run time counts. */
+export function relaxedSimdSupported(): boolean {
+  return WebAssemblyApi.validate(RELAXED_MADD_PROBE);
+}
+
+export interface WasmRuntimeOptions {
+  /** instantiate the relaxed-SIMD build (Note [Relaxed SIMD gemm]); default: where the engine supports it */
+  relaxedSimd?: boolean;
+}
 
 /**
  * Note [Wasm arena]
@@ -58,11 +76,15 @@ export class WasmRuntime {
   readonly module: object;
   readonly memory: WasmMemory;
   readonly kernels: WasmKernels;
+  /** true when this runtime runs the relaxed-SIMD build of the kernels */
+  readonly relaxedSimd: boolean;
   private top = ARENA_BASE;
   private f32: Float32Array;
 
-  constructor() {
-    this.module = new WebAssemblyApi.Module(platform.decodeBase64(KERNELS_WASM_BASE64));
+  constructor(opts: WasmRuntimeOptions = {}) {
+    this.relaxedSimd = opts.relaxedSimd ?? relaxedSimdSupported();
+    const bytes = this.relaxedSimd ? KERNELS_RELAXED_SIMD_WASM_BASE64 : KERNELS_WASM_BASE64;
+    this.module = new WebAssemblyApi.Module(platform.decodeBase64(bytes));
     this.memory = new WebAssemblyApi.Memory({ initial: 256, maximum: 65536, shared: true });
     const instance = new WebAssemblyApi.Instance(this.module, { env: { memory: this.memory } });
     this.kernels = instance.exports as unknown as WasmKernels;
