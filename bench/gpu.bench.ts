@@ -1,6 +1,7 @@
 // The gpu device (gpu.js, in whatever mode runs here) vs the cpu device (issue: gpu device).
 import { crossEntropy, Linear, ReLU, Sequential } from '@wiregrad/autograd/nn';
 import { SGD } from '@wiregrad/autograd/optim';
+import { loadavg } from 'node:os';
 import { gpuInfo, randn, tensor } from '@wiregrad/autograd';
 import { compare, interleavedMedians, printRows, type Row } from './report.js';
 
@@ -18,9 +19,38 @@ function mlpStep(device: 'cpu' | 'gpu'): () => void {
   };
 }
 
+/**
+ * The tiled matmul (Note [Tiled gpu matmul]) against one output per thread, the kernel before
+ * it (WIREGRAD_GPU_MATMUL=perOutput), on the same gpu operands, read back. Only the GL modes tile.
+ */
+function tiledRows(mode: string): Row[] {
+  if (!['headlessgl', 'webgl2', 'webgl'].includes(mode)) {
+    console.log(`gpu bench: the tiled matmul needs a GL mode (here ${mode}); run under Xvfb with headless-gl`);
+    return [];
+  }
+  return [256, 512, 1024].map((n) => {
+    const a = randn([n, n]).to('gpu');
+    const b = randn([n, n]).to('gpu');
+    const timed = (kernel: string) => () => {
+      process.env.WIREGRAD_GPU_MATMUL = kernel;
+      a.matmul(b).toTypedArray();
+    };
+    const m = interleavedMedians({ tiled: timed('tiled'), perOutput: timed('perOutput') }, n === 1024 ? 3 : 5, 1);
+    delete process.env.WIREGRAD_GPU_MATMUL;
+    return compare(
+      `matmul ${n} f32 on gpu.js ${mode}: 2x2 tiles, packed (read back)`,
+      ['tiled', m.tiled!],
+      ['one output per thread', m.perOutput!],
+      1,
+    );
+  });
+}
+
 export async function run(): Promise<Row[]> {
   const { mode } = gpuInfo();
-  const rows: Row[] = [];
+  const load = () => `load ${loadavg()[0]!.toFixed(1)}`;
+  console.log(`gpu bench: gpu.js ${mode}, ${load()} at the start`);
+  const rows: Row[] = tiledRows(mode);
   for (const n of [512, 1024]) {
     const a = randn([n, n]);
     const b = randn([n, n]);
@@ -45,7 +75,7 @@ export async function run(): Promise<Row[]> {
       1,
     ),
   );
-  printRows(`gpu device (gpu.js ${mode})`, rows);
+  printRows(`gpu device (gpu.js ${mode}; ${load()} at the end)`, rows);
   return rows;
 }
 

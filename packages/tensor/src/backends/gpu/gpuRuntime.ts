@@ -168,9 +168,10 @@ function countWasmAssemblies(k: GpuKernel): void {
 /**
  * The cached kernel for `key`, compiled from `source` on first use. Every kernel has a 1-D
  * output set per call (dynamicOutput) and takes any argument sizes (dynamicArguments),
- * so one compiled kernel serves every shape (on webasm: Note [webasm modules]).
+ * so one compiled kernel serves every shape (on webasm: Note [webasm modules]). Its output
+ * is one float per element, or with `returnType` 'Array(4)' four (an RGBA texture, GL modes only).
  */
-export function kernel(key: string, source: () => string): GpuKernel {
+export function kernel(key: string, source: () => string, returnType?: 'Array(4)'): GpuKernel {
   let k = kernels.get(key);
   if (!k) {
     k = load().createKernel(source(), {
@@ -181,6 +182,7 @@ export function kernel(key: string, source: () => string): GpuKernel {
       precision: 'single',
       tactic: 'precision',
       loopMaxIterations: MAX_LOOP,
+      ...(returnType && { returnType }),
     });
     countWasmAssemblies(k);
     kernels.set(key, k);

@@ -94,6 +94,19 @@ export const CASES: Case[] = [
       ops.matmul(on(A).reshape([3, 2, 2]), on(A).reshape([3, 2, 2])),
     ],
   ],
+  // See Note [Tiled gpu matmul]: odd M, N and K (partial 2x2 blocks, K not a multiple of 4), 1x1, batched,
+  // broadcast batches, transposed and sliced operands
+  [
+    'matmul of odd shapes, batched and broadcast',
+    (on) => [
+      ops.matmul(on(MM[0]!), on(MM[1]!)),
+      ops.matmul(on(MM[2]!), on(MM[3]!)),
+      ops.matmul(on(MM[4]!), on(MM[5]!)),
+      ops.matmul(on(MM[6]!), on(MM[7]!)),
+      ops.matmul(on(MM[8]!).transpose(1, 2), on(MM[9]!).slice(2, 1, 6)),
+      ops.matmul(on(MM[1]!).t(), on(MM[0]!).t()),
+    ],
+  ],
   [
     'gather, indexSelect, oneHot',
     (on) => [
@@ -172,6 +185,18 @@ export const CASES: Case[] = [
   ],
 ];
 const randnFixed = randn([3, 5]);
+const MM = [
+  [7, 5],
+  [5, 9],
+  [1, 1],
+  [1, 1],
+  [3, 1, 6],
+  [3, 6, 3],
+  [4, 1, 5, 33],
+  [2, 33, 7],
+  [2, 9, 3],
+  [2, 9, 7],
+].map((shape) => randn(shape));
 const L = randn([2, 70_001]);
 const R6 = randn([2, 3, 1, 4, 3, 2]);
 const LI = ops.randint(-2, 3, [2, 70_001]).to('float32');
