@@ -5,30 +5,28 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, inject, it } from 'vitest';
 import { program } from './programs.js';
-import { type Bundle, bundle, runInPage } from './run.js';
+import { type Bundle, bundle, nodeSpecifiers, runInPage } from './run.js';
 
 const consumer = inject('consumerDir');
 
 /**
  * Note [Browser size budget]
  * `programs/everything.ts` keeps every export of @wiregrad/autograd (so all of tensor too),
- * minified by esbuild for browsers and gzipped: 49,238 bytes (136,619 minified) at the commit
- * that set the budget, 54,195 with the conv and allocator work then in progress; the budget is
- * about 1.2 times the latter. About 10 KB of it are the base64 WebAssembly kernels. gpu.js is not in it: a page loads
- * gpu.js's own browser build for the gpu device. Raise the budget deliberately, with the
- * reason in the commit, never to make a failing run pass unexamined.
+ * minified by esbuild for browsers and gzipped: 49,238 bytes (136,619 minified) when the budget
+ * was first set, 57,880 (164,485 minified) with the Web Worker pool and the conv kernels, when
+ * it was lowered from 64 KiB to 60 KiB, about 6 % above. About 10 KB of it are the base64
+ * WebAssembly kernels. gpu.js is not in it: a page loads gpu.js's own browser build for the gpu
+ * device. Raise the budget deliberately, with the reason in the commit, never to make a failing
+ * run pass unexamined.
  */
-const BUDGET_GZIP_BYTES = 64 * 1024;
+const BUDGET_GZIP_BYTES = 60 * 1024;
 
 function expectNoNode(b: Bundle): void {
   expect(b.externals).toEqual([]);
   expect(b.modules.filter((m) => /node_modules\/(gpu\.js|zeromq|@msgpack)\/|\/platform\/node\.js$/.test(m))).toEqual(
     [],
   );
-  // the forms esbuild writes for a module it did not bundle (the cpu pool's worker source, a
-  // string evaluated only by Node's worker_threads, says require('node:worker_threads'))
-  const text = Buffer.from(b.bytes).toString('utf8');
-  expect(text).not.toMatch(/\brequire\("node:|from\s*"node:|import\("node:/);
+  expect(nodeSpecifiers(Buffer.from(b.bytes).toString('utf8'))).toEqual([]);
 }
 
 function lastLog(logs: string[]): unknown {

@@ -72,6 +72,14 @@ export async function bundle(o: BundleOptions): Promise<Bundle> {
   return { file, bytes: readFileSync(file), modules, externals };
 }
 
+/**
+ * The `node:` modules a bundle's text still loads, in any form a bundler writes (`require("node:x")`,
+ * `import "node:x"`, `from"node:x"`, `import("node:x")`): a quoted specifier starting with `node:`.
+ */
+export function nodeSpecifiers(text: string): string[] {
+  return [...new Set(Array.from(text.matchAll(/["'`](node:[\w/]+)["'`]/g), (m) => m[1]!))].sort();
+}
+
 export interface RunResult {
   code: number | null;
   stdout: string;
