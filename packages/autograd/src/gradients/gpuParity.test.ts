@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { grad } from '../backward.js';
 import * as ops from '../index.js';
-import { randn, tensor, type Tensor } from '../index.js';
+import { manualSeed, randn, tensor, type Tensor } from '../index.js';
 
 /**
  * Gradient parity between the devices: every differentiable op's gradient on gpu:0 (gpu.js,
@@ -9,6 +9,7 @@ import { randn, tensor, type Tensor } from '../index.js';
  * a fixed random weighting of the output makes every output element count differently.
  */
 type Case = [string, Tensor[], (xs: Tensor[]) => Tensor];
+manualSeed(13); // fixed inputs: a tolerance miss (e.g. pow's gradient near a small base) reproduces
 const X = randn([3, 4]);
 const Y = randn([4]);
 const P = randn([3, 4]).abs().add(0.2);
