@@ -6,7 +6,12 @@ import { type Tensor, cpuKernelInfo, setNumThreads, tensor } from '@wiregrad/ten
 const THREADS = 4;
 setNumThreads(THREADS);
 
-/** n exactly representable floats in [-4, 4), the same on every host (no RNG, no Math.sin) */
+/**
+ * n floats k/128 in [-4, 4), the same on every host (no RNG, no Math.sin). Their products are
+ * exact in float32, so the gemm gives the same bytes whether its multiply-add is fused (the
+ * relaxed-SIMD build Chromium runs) or not (Node 20): what differs between hosts is then only
+ * the pool, the split and the platform, which is what this program is about.
+ */
 function data(n: number, seed: number): Tensor {
   return tensor(Float32Array.from({ length: n }, (_, i) => (((i * 7919 + seed) % 1009) - 504) / 128));
 }
@@ -44,4 +49,5 @@ for (let waited = 0; isolated !== false && cpuKernelInfo().poolThreads < THREADS
 const info = cpuKernelInfo();
 const digests: Record<string, string> = {};
 for (const [name, t] of Object.entries(results())) digests[name] = await sha256(t);
-console.log(JSON.stringify({ isolated: isolated ?? null, wasm: info.wasm, poolThreads: info.poolThreads, digests }));
+const { wasm, relaxedSimd, poolThreads } = info;
+console.log(JSON.stringify({ isolated: isolated ?? null, wasm, relaxedSimd, poolThreads, digests }));
