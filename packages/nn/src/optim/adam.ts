@@ -1,4 +1,5 @@
 import { type Tensor, maximum, zerosLike } from '@wiregrad/autograd';
+import { fusedAdam } from './fused.js';
 import { type ParamGroup, type Params, Optimizer, check } from './optimizer.js';
 
 export interface AdamOptions {
@@ -8,6 +9,8 @@ export interface AdamOptions {
   weightDecay?: number;
   amsgrad?: boolean;
   maximize?: boolean;
+  /** one pass per parameter where its tensors allow it (Note [Fused optimizer steps]); default true */
+  fused?: boolean;
 }
 
 export type AdamGroup = ParamGroup & Required<Omit<AdamOptions, 'lr'>>;
@@ -32,6 +35,12 @@ export function adamStep(
   decoupled: boolean,
 ): void {
   const [beta1, beta2] = g.betas;
+  const fusedArgs = { ...g, beta1, beta2, decoupled, step: (s.step as number) + 1 };
+  const state = [s.exp_avg as Tensor, s.exp_avg_sq as Tensor, g.amsgrad ? (s.max_exp_avg_sq as Tensor) : null] as const;
+  if (g.fused && fusedAdam(p, grad, ...state, fusedArgs)) {
+    s.step = fusedArgs.step;
+    return;
+  }
   let gr = g.maximize ? grad.neg() : grad;
   s.step = (s.step as number) + 1;
   if (decoupled) p.mul_(1 - g.lr * g.weightDecay);
@@ -68,9 +77,10 @@ export class Adam extends Optimizer<AdamGroup> {
       weightDecay = 0,
       amsgrad = false,
       maximize = false,
+      fused = true,
     } = opts ?? {};
-    checkAdamOptions({ lr, betas, eps, weightDecay, amsgrad, maximize });
-    super(params, { lr, betas, eps, weightDecay, amsgrad, maximize });
+    checkAdamOptions({ lr, betas, eps, weightDecay, amsgrad, maximize, fused });
+    super(params, { lr, betas, eps, weightDecay, amsgrad, maximize, fused });
   }
 
   protected stepGroup(g: AdamGroup): void {

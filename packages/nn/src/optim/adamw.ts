@@ -11,9 +11,10 @@ export class AdamW extends Optimizer<AdamGroup> {
       weightDecay = 1e-2,
       amsgrad = false,
       maximize = false,
+      fused = true,
     } = opts ?? {};
-    checkAdamOptions({ lr, betas, eps, weightDecay, amsgrad, maximize });
-    super(params, { lr, betas, eps, weightDecay, amsgrad, maximize });
+    checkAdamOptions({ lr, betas, eps, weightDecay, amsgrad, maximize, fused });
+    super(params, { lr, betas, eps, weightDecay, amsgrad, maximize, fused });
   }
 
   protected stepGroup(g: AdamGroup): void {

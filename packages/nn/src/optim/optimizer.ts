@@ -25,7 +25,8 @@ export interface OptimizerStateDict {
  * over the defaults), `state` maps each parameter to its PyTorch-named state, created lazily on
  * its first step. `step()` runs under noGrad and updates parameters in place, with PyTorch
  * 1.13's single-tensor formulas operation for operation (so float64 runs agree with PyTorch to
- * rounding); parameters without a gradient are skipped. `stateDict()` is a snapshot (tensors
+ * rounding; SGD and Adam run them in one pass per parameter, Note [Fused optimizer steps]);
+ * parameters without a gradient are skipped. `stateDict()` is a snapshot (tensors
  * cloned); `loadStateDict()` checks group counts and sizes with PyTorch's messages and casts
  * state tensors to each parameter's dtype and device.
  */

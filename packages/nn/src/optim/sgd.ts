@@ -1,4 +1,5 @@
-import { type Tensor, keep } from '@wiregrad/autograd';
+import { type Tensor, keep, zerosLike } from '@wiregrad/autograd';
+import { fusedSgd } from './fused.js';
 import { type ParamGroup, type Params, Optimizer, check } from './optimizer.js';
 
 export interface SGDOptions {
@@ -8,6 +9,8 @@ export interface SGDOptions {
   weightDecay?: number;
   nesterov?: boolean;
   maximize?: boolean;
+  /** one pass per parameter where its tensors allow it (Note [Fused optimizer steps]); default true */
+  fused?: boolean;
 }
 
 export type SGDGroup = ParamGroup & Required<Omit<SGDOptions, 'lr'>>;
@@ -22,8 +25,9 @@ export class SGD extends Optimizer<SGDGroup> {
       weightDecay = 0,
       nesterov = false,
       maximize = false,
+      fused = true,
     } = opts ?? ({} as SGDOptions);
-    super(params, { lr, momentum, dampening, weightDecay, nesterov, maximize });
+    super(params, { lr, momentum, dampening, weightDecay, nesterov, maximize, fused });
     if (lr !== undefined) check(lr >= 0, `Invalid learning rate: ${lr}`);
     check(momentum >= 0, `Invalid momentum value: ${momentum}`);
     check(weightDecay >= 0, `Invalid weight_decay value: ${weightDecay}`);
@@ -33,6 +37,7 @@ export class SGD extends Optimizer<SGDGroup> {
   protected stepGroup(g: SGDGroup): void {
     for (const p of g.params) {
       if (!p.grad) continue;
+      if (g.fused && this.fusedStep(p, p.grad, g)) continue;
       let d: Tensor = g.maximize ? p.grad.neg() : p.grad;
       if (g.weightDecay !== 0) d = d.add(p, { alpha: g.weightDecay });
       if (g.momentum !== 0) {
@@ -45,5 +50,19 @@ export class SGD extends Optimizer<SGDGroup> {
       }
       p.add_(d, { alpha: -g.lr });
     }
+  }
+
+  /** The one-pass update (Note [Fused optimizer steps]); false when p's tensors do not allow it. */
+  private fusedStep(p: Tensor, grad: Tensor, g: SGDGroup): boolean {
+    if (g.momentum === 0) return fusedSgd(p, grad, null, { ...g, firstStep: false });
+    const s = this.stateOf(p, () => ({}));
+    const old = s.momentum_buffer as Tensor | undefined;
+    const buf = old ?? keep(zerosLike(p)); // Note [Optimizer state outlives tidy]
+    if (!fusedSgd(p, grad, buf, { ...g, firstStep: old === undefined })) {
+      if (old === undefined) buf.dispose();
+      return false;
+    }
+    s.momentum_buffer = buf;
+    return true;
   }
 }
