@@ -1,7 +1,7 @@
 import type { DemoConfig } from './cli.js';
 
 /** How often a worker still at the rendezvous says so. */
-export const WAITING_NOTICE_MS = 3000;
+const WAITING_NOTICE_MS = 3000;
 
 /**
  * While a worker waits at the rendezvous (initRpc has not returned), it says so: rank 0, started

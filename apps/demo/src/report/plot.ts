@@ -73,7 +73,7 @@ function panel(title: string, series: Series[], colors: Map<string, string>, per
       y: {
         field: 'value',
         type: 'quantitative' as const,
-        title: title,
+        title,
         scale: percent ? { domain: [0, 1] } : { zero: true },
         axis: { format: percent ? '.0%' : '.2f' },
       },
