@@ -9,6 +9,7 @@ import {
   zerosLike,
 } from '@wiregrad/autograd';
 import { NnError, torchSize } from '../errors.js';
+import { canFuseCrossEntropy, fusedCrossEntropy } from './fusedCrossEntropy.js';
 import { type Reduction, lossArgs } from './reduction.js';
 
 export interface NllLossOptions {
@@ -113,6 +114,11 @@ export function crossEntropy(input: Tensor, target: Tensor, opts: CrossEntropyOp
     throw new NnError('INVALID_ARGUMENT', `label_smoothing must be between 0.0 and 1.0. Got: ${eps}`);
   const classDim = input.ndim === 1 ? 0 : 1;
   const C = input.shape[classDim] ?? 0;
+  if (eps === 0 && !opts.weight && canFuseCrossEntropy(input, target)) {
+    const ignoreIndex = opts.ignoreIndex ?? -100;
+    checkTargets(target, C, ignoreIndex);
+    return fusedCrossEntropy(input, target, reduction, ignoreIndex);
+  }
   const logp = logSoftmax(input, classDim);
   const weightView = opts.weight
     ? opts.weight.to(input.dtype).reshape(input.shape.map((s, d) => (d === classDim ? s : 1)))
