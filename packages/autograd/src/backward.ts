@@ -5,6 +5,7 @@ import { gradientEdge } from './engine/gradientEdge.js';
 import type { Grads } from './engine/node.js';
 import { AutogradError } from './errors.js';
 import { retainGrad } from './hooks.js';
+import { checkOptions, checkTensors } from './validate.js';
 
 export interface BackwardOptions {
   retainGraph?: boolean;
@@ -71,7 +72,14 @@ function inputEdges(inputs: Tensor[], accumulateGrad: boolean): Edge[] {
   });
 }
 
+const BACKWARD_FLAGS = ['retainGraph', 'createGraph'] as const;
+const GRAD_FLAGS = ['retainGraph', 'createGraph', 'allowUnused', 'materializeGrads'] as const;
+
 function backwardArgs(tensors: Tensor | Tensor[], gradTensors: Tensor | (Tensor | null)[], opts: BackwardOptions) {
+  checkTensors('backward', 'tensors', tensors);
+  checkTensors('backward', 'gradTensors', gradTensors, true);
+  checkOptions('backward', opts, BACKWARD_FLAGS);
+  if (opts.inputs !== undefined) checkTensors('backward', 'inputs', opts.inputs);
   const { roots, seeds } = rootsOf(asList(tensors), asList(gradTensors));
   const createGraph = opts.createGraph ?? false;
   const outputs = opts.inputs ? inputEdges(opts.inputs, true) : [];
@@ -98,6 +106,10 @@ export async function backwardAsync(
 
 /** d(outputs)/d(inputs) without touching `.grad` (torch.autograd.grad). */
 export function grad(outputs: Tensor | Tensor[], inputs: Tensor | Tensor[], opts: GradOptions = {}): (Tensor | null)[] {
+  checkTensors('grad', 'outputs', outputs);
+  checkTensors('grad', 'inputs', inputs);
+  checkOptions('grad', opts, GRAD_FLAGS);
+  if (opts.gradOutputs !== undefined) checkTensors('grad', 'gradOutputs', opts.gradOutputs, true);
   const ins = asList(inputs);
   if (opts.materializeGrads && opts.allowUnused === false) {
     throw new AutogradError(

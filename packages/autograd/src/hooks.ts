@@ -4,6 +4,7 @@ import { gradAccumulator } from './engine/gradientEdge.js';
 import type { Node, RemovableHandle } from './engine/node.js';
 import { AutogradError } from './errors.js';
 import { noGrad } from './gradMode.js';
+import { checkFunction } from './validate.js';
 
 /**
  * Note [Tensor hooks]
@@ -20,6 +21,7 @@ import { noGrad } from './gradMode.js';
  * to handle that case.
  */
 export function registerHook(t: Tensor, fn: (grad: Tensor) => Tensor | void): RemovableHandle {
+  checkFunction('registerHook', 'hook', fn);
   if (!t.requiresGrad)
     throw new AutogradError('NO_GRAD_FN', "cannot register a hook on a tensor that doesn't require gradient");
   const node = (t.gradFn as Node | null) ?? gradAccumulator(t);
@@ -43,6 +45,7 @@ let nextHookId = 0;
 
 /** `fn(param)` after each accumulation into a leaf's `.grad` (PyTorch's register_post_accumulate_grad_hook). */
 export function registerPostAccumulateGradHook(t: Tensor, fn: (param: Tensor) => void): RemovableHandle {
+  checkFunction('registerPostAccumulateGradHook', 'hook', fn);
   if (!t.isLeaf)
     throw new AutogradError('INVALID_STATE', 'post accumulate grad hooks cannot be registered on non-leaf tensors');
   if (!t.requiresGrad)

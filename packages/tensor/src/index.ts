@@ -10,6 +10,7 @@ export { tidy, dispose } from './scope.js';
 export { emptyCache, setCacheLimit, getCacheLimit } from './allocator.js';
 export type { NestedArray, GradNode, BackwardOptions, RemovableHandle, AutogradTensorMethods } from './tensor.js';
 export { TensorError } from './errors.js';
+export { typeName } from './validate.js';
 export type { TensorErrorCode } from './errors.js';
 export { Device, device, CPU } from './device.js';
 export type { DeviceLike, DeviceType } from './device.js';

@@ -36,7 +36,7 @@ export function normalizeDim(dim: number, ndim: number): number {
   if (!Number.isInteger(dim) || dim < -n || dim >= n) {
     throw new TensorError(
       'INVALID_DIM',
-      `Dimension out of range (expected to be in range of [${-n}, ${n - 1}], but got ${dim})`,
+      `Dimension out of range (expected to be in range of [${-n}, ${n - 1}], but got ${typeof dim === 'number' ? dim : typeof dim})`,
     );
   }
   return dim < 0 ? dim + n : dim;

@@ -28,15 +28,20 @@ import { installMethods } from './install.js';
 
 declare module '../tensor.js' {
   interface Tensor {
+    /** the shape as one list or as varargs: `x.reshape([2, 3])`, `x.reshape(2, 3)` (PyTorch takes both) */
     reshape(shape: readonly number[]): Tensor;
+    reshape(...shape: number[]): Tensor;
     view(shape: readonly number[]): Tensor;
+    view(...shape: number[]): Tensor;
     viewAs(other: Tensor): Tensor;
     transpose(dim0: number, dim1: number): Tensor;
     permute(dims: readonly number[]): Tensor;
+    permute(...dims: number[]): Tensor;
     t(): Tensor;
     squeeze(dim?: number | readonly number[]): Tensor;
     unsqueeze(dim: number): Tensor;
     expand(shape: readonly number[]): Tensor;
+    expand(...shape: number[]): Tensor;
     flatten(startDim?: number, endDim?: number): Tensor;
     narrow(dim: number, start: number, length: number): Tensor;
     slice(dim: number, start?: number | null, end?: number | null, step?: number): Tensor;

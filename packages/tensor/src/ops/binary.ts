@@ -4,6 +4,7 @@ import { TensorError } from '../errors.js';
 import * as K from '../kernelNames.js';
 import { Tensor } from '../tensor.js';
 import { operandsResultType, promoteOperands, type TensorOrScalar } from './operands.js';
+import { checkOptions } from '../validate.js';
 
 /**
  * PyTorch's cpu scalars (TensorIterator's allow_cpu_scalars): a 0-dim cpu tensor joins a
@@ -39,11 +40,13 @@ function scaled(a: TensorOrScalar, b: TensorOrScalar, alpha: number | undefined)
 
 /** a + alpha * b, broadcast. */
 export function add(a: TensorOrScalar, b: TensorOrScalar, opts: AlphaOptions = {}): Tensor {
+  checkOptions('add', 'opts', opts);
   return binary(K.Add, a, scaled(a, b, opts.alpha));
 }
 
 /** a - alpha * b, broadcast. */
 export function sub(a: TensorOrScalar, b: TensorOrScalar, opts: AlphaOptions = {}): Tensor {
+  checkOptions('sub', 'opts', opts);
   if (operandsResultType([a, b]) === 'bool') {
     throw new TensorError(
       'DTYPE_MISMATCH',

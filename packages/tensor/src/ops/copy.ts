@@ -4,6 +4,7 @@ import { runKernel1 } from '../dispatch.js';
 import * as K from '../kernelNames.js';
 import { Tensor } from '../tensor.js';
 import { castTo } from './operands.js';
+import { argumentError, checkInt } from '../validate.js';
 
 /** `x` itself when already contiguous, else a contiguous copy (PyTorch's contiguous()). */
 export function contiguous(x: Tensor): Tensor {
@@ -26,6 +27,9 @@ const DTYPE_NAMES: ReadonlySet<string> = new Set(['float32', 'float64', 'int32',
 
 /** PyTorch's `to`: a device, a dtype, or both; returns `x` when nothing changes. */
 export function to(x: Tensor, target: ToTarget): Tensor {
+  const plain = typeof target === 'object' && target !== null && !Array.isArray(target);
+  if (typeof target !== 'string' && !plain)
+    throw argumentError('to', 'target', 'a device, a dtype or { device, dtype }', target);
   const spec: { device?: DeviceLike; dtype?: DType } =
     typeof target === 'string'
       ? DTYPE_NAMES.has(target)
@@ -44,7 +48,10 @@ export function to(x: Tensor, target: ToTarget): Tensor {
 }
 
 export const cpu = (x: Tensor): Tensor => moveTo(x, toDevice('cpu'));
-export const gpu = (x: Tensor, index = 0): Tensor => moveTo(x, toDevice(`gpu:${index}`));
+export function gpu(x: Tensor, index = 0): Tensor {
+  checkInt('gpu', 'index', index);
+  return moveTo(x, toDevice(`gpu:${index}`));
+}
 
 /** A view of `x`'s storage outside the autograd graph (PyTorch's detach). */
 export function detach(x: Tensor): Tensor {

@@ -6,6 +6,7 @@ import { broadcastShapes, normalizeDim } from '../shape.js';
 import { item } from '../read.js';
 import type { Tensor } from '../tensor.js';
 import { castTo } from './operands.js';
+import { checkInt, checkScalar, checkTensor } from '../validate.js';
 
 /**
  * Note [Index tensors]
@@ -13,6 +14,7 @@ import { castTo } from './operands.js';
  * and dtypes; the kernels check every index value against its dim (See Note [Index bounds]).
  */
 function checkIndexDtype(index: Tensor, op: string): void {
+  checkTensor(op, 'index', index);
   if (index.dtype !== 'int32')
     throw new TensorError('DTYPE_MISMATCH', `${op}(): Expected dtype int32 for index, got ${index.dtype}`);
 }
@@ -46,6 +48,7 @@ function checkScatterShapes(x: Tensor, dim: number, index: Tensor, src: Tensor |
 
 /** out[i][j] = x[i][index[i][j]] for dim 1 (torch.gather); out has index's shape. */
 export function gather(x: Tensor, dim: number, index: Tensor): Tensor {
+  checkInt('gather', 'dim', dim);
   checkIndexDtype(index, 'gather');
   const d = normalizeDim(dim, x.ndim);
   checkScatterShapes(x, d, index, null);
@@ -54,6 +57,8 @@ export function gather(x: Tensor, dim: number, index: Tensor): Tensor {
 
 /** x with `src` added at `index` along `dim` (torch.scatter_add, out of place; the gradient of gather). */
 export function scatterAdd(x: Tensor, dim: number, index: Tensor, src: Tensor): Tensor {
+  checkInt('scatter_add', 'dim', dim);
+  checkTensor('scatter_add', 'src', src);
   checkIndexDtype(index, 'scatter_add');
   const d = normalizeDim(dim, x.ndim);
   checkScatterShapes(x, d, index, src);
@@ -67,12 +72,15 @@ function checkIndexVector(index: Tensor, op: string): void {
 
 /** The slices of x at the positions of a 1-D `index` along `dim` (torch.index_select). */
 export function indexSelect(x: Tensor, dim: number, index: Tensor): Tensor {
+  checkInt('index_select', 'dim', dim);
   checkIndexVector(index, 'index_select');
   return runKernel1(K.IndexSelect, [x, index], { dim: normalizeDim(dim, x.ndim) });
 }
 
 /** x with `src`'s slices added at `index` along `dim` (torch.index_add, out of place; the gradient of indexSelect). */
 export function indexAdd(x: Tensor, dim: number, index: Tensor, src: Tensor): Tensor {
+  checkInt('index_add_', 'dim', dim);
+  checkTensor('index_add_', 'source', src);
   checkIndexVector(index, 'index_add_');
   const d = normalizeDim(dim, x.ndim);
   if (index.numel !== sizeAt(src, d)) {
@@ -92,6 +100,8 @@ export function indexAdd(x: Tensor, dim: number, index: Tensor, src: Tensor): Te
 
 /** x with `value` (cast to x's dtype) where `mask` is true; x and mask broadcast together like torch. */
 export function maskedFill(x: Tensor, mask: Tensor, value: number | boolean): Tensor {
+  checkTensor('masked_fill', 'mask', mask);
+  checkScalar('masked_fill', 'value', value);
   if (mask.dtype !== 'bool')
     throw new TensorError(
       'DTYPE_MISMATCH',
@@ -104,7 +114,8 @@ export function maskedFill(x: Tensor, mask: Tensor, value: number | boolean): Te
 /** int32 one-hot rows with `numClasses` columns; -1 (the default) infers max(index) + 1 like torch. */
 export function oneHot(index: Tensor, numClasses = -1): Tensor {
   checkIndexDtype(index, 'one_hot');
-  if (!Number.isInteger(numClasses) || numClasses < -1)
+  checkInt('one_hot', 'numClasses', numClasses);
+  if (numClasses < -1)
     throw new TensorError(
       'INVALID_ARGUMENT',
       `one_hot: numClasses must be a non-negative integer or -1, got ${numClasses}`,

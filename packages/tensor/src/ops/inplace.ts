@@ -8,6 +8,7 @@ import { add, div, mul, sub, type AlphaOptions } from './binary.js';
 import { moveTo } from './copy.js';
 import { TORCH_TYPE_NAME, type TensorOrScalar } from './operands.js';
 import { clamp } from './unary.js';
+import { checkScalar, checkTensor } from '../validate.js';
 
 /**
  * Note [In-place ops]
@@ -62,6 +63,7 @@ export const clamp_ = (x: Tensor, min?: number | null, max?: number | null): Ten
 
 /** Copies `src` (broadcast to x's shape, any dtype, any device) into x. */
 export function copy_(x: Tensor, src: Tensor): Tensor {
+  checkTensor('copy_', 'src', src);
   checkWritable(x, src.shape);
   runKernel1(K.CopyInto, [x, moveTo(src, x.device)], { gradFnName: 'CopyBackwards' });
   return x;
@@ -69,8 +71,7 @@ export function copy_(x: Tensor, src: Tensor): Tensor {
 
 /** Writes `value` (cast to x's dtype) into every element; like torch, aliased views (expand) may be filled. */
 export function fill_(x: Tensor, value: number | boolean): Tensor {
-  if (typeof value !== 'number' && typeof value !== 'boolean')
-    throw new TensorError('INVALID_ARGUMENT', `fill_ expects a number or boolean value, got ${typeof value}`);
+  checkScalar('fill_', 'value', value);
   runKernel1(K.Fill, [x], { value: Number(value), gradFnName: 'FillBackward0' });
   return x;
 }

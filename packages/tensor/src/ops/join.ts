@@ -5,12 +5,15 @@ import { normalizeDim } from '../shape.js';
 import type { Tensor } from '../tensor.js';
 import { operandsResultType, promoteOperands } from './operands.js';
 import { narrow, unsqueeze } from './view.js';
+import { checkDims, checkInt, checkTensorList } from '../validate.js';
 
 /**
  * Concatenates along `dim` (always a new tensor) with torch's rules and messages: dtypes
  * promote, 1-D empty tensors are skipped (legacy torch behaviour), 0-dim tensors are refused.
  */
 export function cat(tensors: readonly Tensor[], dim = 0): Tensor {
+  checkTensorList('cat', 'tensors', tensors);
+  checkInt('cat', 'dim', dim);
   if (tensors.length === 0)
     throw new TensorError('INVALID_ARGUMENT', 'torch.cat(): expected a non-empty list of Tensors');
   tensors.forEach((t, i) => {
@@ -41,6 +44,8 @@ export function cat(tensors: readonly Tensor[], dim = 0): Tensor {
 
 /** Joins equal-shaped tensors along a new dim `dim`. */
 export function stack(tensors: readonly Tensor[], dim = 0): Tensor {
+  checkTensorList('stack', 'tensors', tensors);
+  checkInt('stack', 'dim', dim);
   if (tensors.length === 0) throw new TensorError('INVALID_ARGUMENT', 'stack expects a non-empty TensorList');
   const ref = tensors[0]!;
   tensors.forEach((t, i) => {
@@ -88,6 +93,8 @@ function splitSizes(total: number, size: number | readonly number[], d: number):
 
 /** Views (through narrow) of consecutive pieces along `dim`: of `size` each, or of the given sizes. */
 export function split(x: Tensor, size: number | readonly number[], dim = 0): Tensor[] {
+  checkDims('split', 'split_size_or_sections', size, false);
+  checkInt('split', 'dim', dim);
   if (x.ndim === 0) throw new TensorError('INVALID_DIM', 'split expects at least a 1-dimensional tensor');
   const d = normalizeDim(dim, x.ndim);
   let at = 0;
@@ -100,6 +107,8 @@ export function split(x: Tensor, size: number | readonly number[], dim = 0): Ten
 
 /** `n` pieces of ceil(size / n) along `dim` (fewer when the size runs out), like torch.chunk. */
 export function chunk(x: Tensor, n: number, dim = 0): Tensor[] {
+  checkInt('chunk', 'chunks', n);
+  checkInt('chunk', 'dim', dim);
   if (!Number.isInteger(n) || n <= 0)
     throw new TensorError('INVALID_ARGUMENT', `chunk expects \`chunks\` to be greater than 0, got: ${n}`);
   if (x.ndim === 0) throw new TensorError('INVALID_DIM', 'chunk expects at least a 1-dimensional tensor');

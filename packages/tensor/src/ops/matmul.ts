@@ -7,6 +7,7 @@ import type { Tensor } from '../tensor.js';
 import { mul } from './binary.js';
 import { TORCH_TYPE_NAME } from './operands.js';
 import { expand, reshape, squeeze, unsqueeze } from './view.js';
+import { checkTensor } from '../validate.js';
 
 // Every product here is a composite over the BatchMatMul kernel plus views (Note [Kernel names]).
 
@@ -50,6 +51,8 @@ function releaseTemps(keep: readonly Tensor[], temps: readonly Tensor[]): void {
 
 /** [M,K] @ [K,N] -> [M,N]. */
 export function mm(a: Tensor, b: Tensor): Tensor {
+  checkTensor('mm', 'input', a);
+  checkTensor('mm', 'mat2', b);
   requireDims(a, 2, 'self must be a matrix');
   requireDims(b, 2, 'mat2 must be a matrix');
   checkDtypes(a, b, 'addmm_impl_cpu_');
@@ -64,6 +67,8 @@ export function mm(a: Tensor, b: Tensor): Tensor {
 
 /** [B,M,K] @ [B,K,N] -> [B,M,N]. */
 export function bmm(a: Tensor, b: Tensor): Tensor {
+  checkTensor('bmm', 'input', a);
+  checkTensor('bmm', 'mat2', b);
   requireDims(a, 3, 'batch1 must be a 3D tensor');
   requireDims(b, 3, 'batch2 must be a 3D tensor');
   checkDtypes(a, b, 'bmm');
@@ -78,6 +83,8 @@ export function bmm(a: Tensor, b: Tensor): Tensor {
 
 /** Inner product of two 1-D tensors of one dtype -> 0-dim. */
 export function dot(a: Tensor, b: Tensor): Tensor {
+  checkTensor('dot', 'input', a);
+  checkTensor('dot', 'tensor', b);
   if (a.ndim !== 1 || b.ndim !== 1)
     throw new TensorError('INVALID_DIM', `1D tensors expected, but got ${a.ndim}D and ${b.ndim}D tensors`);
   if (a.dtype !== b.dtype) {
@@ -98,6 +105,8 @@ export function dot(a: Tensor, b: Tensor): Tensor {
 
 /** a[i] * b[j] -> [n, m] (dtypes promote, as torch.outer does). */
 export function outer(a: Tensor, b: Tensor): Tensor {
+  checkTensor('outer', 'input', a);
+  checkTensor('outer', 'vec2', b);
   if (a.ndim !== 1) throw new TensorError('INVALID_DIM', `outer: Expected 1-D argument self, but got ${a.ndim}-D`);
   if (b.ndim !== 1) throw new TensorError('INVALID_DIM', `outer: Expected 1-D argument vec2, but got ${b.ndim}-D`);
   return mul(unsqueeze(a, 1), unsqueeze(b, 0));
@@ -128,6 +137,8 @@ function matVec(a: Tensor, v: Tensor): Tensor {
  * flatten into the one batch dim of BatchMatMul.
  */
 export function matmul(a: Tensor, b: Tensor): Tensor {
+  checkTensor('matmul', 'input', a);
+  checkTensor('matmul', 'other', b);
   if (a.ndim === 0 || b.ndim === 0) {
     throw new TensorError(
       'INVALID_DIM',

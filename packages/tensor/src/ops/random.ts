@@ -6,6 +6,7 @@ import { finish, fromData, type TensorOptions } from './creation.js';
 import { Xoshiro128StarStar } from './generator.js';
 import { copy_ } from './inplace.js';
 import { TORCH_TYPE_NAME } from './operands.js';
+import { checkNumber } from '../validate.js';
 
 let generator = Xoshiro128StarStar.fromSeed(Date.now());
 
@@ -113,6 +114,8 @@ export function randint(
 
 /** Fills x in place with values uniform in [from, to) (through the CopyInto kernel, so the version is bumped). */
 export function uniform_(x: Tensor, from = 0, to = 1): Tensor {
+  checkNumber('uniform_', 'from', from);
+  checkNumber('uniform_', 'to', to);
   if (from > to)
     throw new TensorError(
       'INVALID_ARGUMENT',
@@ -127,6 +130,8 @@ export function uniform_(x: Tensor, from = 0, to = 1): Tensor {
 
 /** Fills x in place with normal values of the given mean and std. */
 export function normal_(x: Tensor, mean = 0, std = 1): Tensor {
+  checkNumber('normal_', 'mean', mean);
+  checkNumber('normal_', 'std', std);
   if (!(std >= 0)) throw new TensorError('INVALID_ARGUMENT', `normal expects std >= 0.0, but found std ${std}`);
   const gen = normalGen();
   return copy_(

@@ -10,9 +10,16 @@ import { squeeze } from './view.js';
 import { castTo, TORCH_TYPE_NAME } from './operands.js';
 import { abs, exp, log, sqrt } from './unary.js';
 import { where } from './where.js';
+import { checkBool, checkDims, checkInt, checkNumber, checkOptions } from '../validate.js';
 
 /** One dim or several; omitted (or an empty list, as in torch) means every dim. */
 export type Dims = number | readonly number[];
+
+/** Checks a reduction's `dim` and `keepdim` arguments (See Note [Argument validation]). */
+function checkReduction(fn: string, dim: unknown, keepdim: unknown): void {
+  checkDims(fn, 'dim', dim);
+  checkBool(fn, 'keepdim', keepdim);
+}
 
 /** The normalized, sorted dims a reduction covers; `[]` (every dim, the kernels' convention) for `undefined` or `[]`. */
 function reducedDims(x: Tensor, dim: Dims | undefined): number[] {
@@ -21,12 +28,14 @@ function reducedDims(x: Tensor, dim: Dims | undefined): number[] {
 
 /** Sum over `dim` (all dims when omitted); bool and int32 sum in int32 (torch: int64). */
 export function sum(x: Tensor, dim?: Dims, keepdim = false): Tensor {
+  checkReduction('sum', dim, keepdim);
   const input = isFloatingPoint(x.dtype) ? x : castTo(x, 'int32');
   return runKernel1(K.Sum, [input], { dims: reducedDims(x, dim), keepdim });
 }
 
 /** Product over `dim` (all dims when omitted); bool and int32 multiply in int32. */
 export function prod(x: Tensor, dim?: Dims, keepdim = false): Tensor {
+  checkReduction('prod', dim, keepdim);
   const input = isFloatingPoint(x.dtype) ? x : castTo(x, 'int32');
   return runKernel1(K.Prod, [input], { dims: reducedDims(x, dim), keepdim });
 }
@@ -38,6 +47,7 @@ function countOver(x: Tensor, dim: Dims | undefined): number {
 
 /** sum / count; integer inputs are refused with torch's message (there is no dtype option). */
 export function mean(x: Tensor, dim?: Dims, keepdim = false): Tensor {
+  checkReduction('mean', dim, keepdim);
   if (!isFloatingPoint(x.dtype)) {
     throw new TensorError(
       'DTYPE_MISMATCH',
@@ -54,6 +64,9 @@ export interface VarOptions {
 
 /** sum((x - mean)^2) / (N - correction); N <= correction gives inf or NaN like torch. */
 export function var_(x: Tensor, dim?: Dims, keepdim = false, opts: VarOptions = {}): Tensor {
+  checkReduction('var', dim, keepdim);
+  checkOptions('var', 'opts', opts);
+  if (opts.correction !== undefined) checkNumber('var', 'correction', opts.correction);
   if (!isFloatingPoint(x.dtype))
     throw new TensorError('DTYPE_MISMATCH', 'std and var only support floating point and complex dtypes');
   const centered = sub(x, mean(x, dim, true));
@@ -62,6 +75,7 @@ export function var_(x: Tensor, dim?: Dims, keepdim = false, opts: VarOptions = 
 }
 
 export function std(x: Tensor, dim?: Dims, keepdim = false, opts: VarOptions = {}): Tensor {
+  checkReduction('std', dim, keepdim);
   return sqrt(var_(x, dim, keepdim, opts));
 }
 
@@ -73,7 +87,9 @@ export interface ValuesIndices {
 }
 
 /** Checks a max/min/argmax/argmin input: torch refuses an empty reduction. Returns the normalized dim or null. */
-function extremumDim(name: string, x: Tensor, dim: number | undefined): number | null {
+function extremumDim(name: string, x: Tensor, dim: number | undefined, keepdim: boolean): number | null {
+  if (dim !== undefined) checkInt(name, 'dim', dim);
+  checkBool(name, 'keepdim', keepdim);
   if (dim === undefined) {
     if (x.numel === 0) {
       const hint = name.startsWith('arg') ? '' : " Specify the reduction dim with the 'dim' argument.";
@@ -97,7 +113,7 @@ function extremum(
   dim: number | undefined,
   keepdim: boolean,
 ): Tensor | ValuesIndices {
-  const d = extremumDim(name, x, dim);
+  const d = extremumDim(name, x, dim, keepdim);
   if (d === null) return runKernel1(kernel, [x], { dim: null, keepdim: false });
   const [values, indices] = runKernel(kernel, [x], { dim: d, keepdim });
   return { values: values!, indices: indices! };
@@ -119,12 +135,12 @@ export function min(x: Tensor, dim?: number, keepdim = false): Tensor | ValuesIn
 
 /** int32 index of the largest element: along `dim`, or into the flattened tensor when omitted. */
 export function argmax(x: Tensor, dim?: number, keepdim = false): Tensor {
-  return runKernel1(K.Argmax, [x], { dim: extremumDim('argmax', x, dim), keepdim });
+  return runKernel1(K.Argmax, [x], { dim: extremumDim('argmax', x, dim, keepdim), keepdim });
 }
 
 /** int32 index of the smallest element: along `dim`, or into the flattened tensor when omitted. */
 export function argmin(x: Tensor, dim?: number, keepdim = false): Tensor {
-  return runKernel1(K.Argmin, [x], { dim: extremumDim('argmin', x, dim), keepdim });
+  return runKernel1(K.Argmin, [x], { dim: extremumDim('argmin', x, dim, keepdim), keepdim });
 }
 
 /**
@@ -133,6 +149,8 @@ export function argmin(x: Tensor, dim?: number, keepdim = false): Tensor {
  * the reduction is empty (giving -inf, like torch).
  */
 export function logsumexp(x: Tensor, dim: Dims, keepdim = false): Tensor {
+  checkDims('logsumexp', 'dim', dim, false);
+  checkBool('logsumexp', 'keepdim', keepdim);
   const input = isFloatingPoint(x.dtype) ? x : castTo(x, 'float32');
   const dims = normalizeDims(typeof dim === 'object' && dim.length === 0 ? undefined : dim, x.ndim);
   let shift: Tensor | number = 0;

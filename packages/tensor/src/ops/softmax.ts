@@ -4,11 +4,13 @@ import * as K from '../kernelNames.js';
 import { normalizeDim } from '../shape.js';
 import type { Tensor } from '../tensor.js';
 import { castTo } from './operands.js';
+import { checkInt } from '../validate.js';
 
-function along(kernel: string, x: Tensor, dim: number): Tensor {
+function along(kernel: string, name: string, x: Tensor, dim: number): Tensor {
+  checkInt(name, 'dim', dim);
   const input = isFloatingPoint(x.dtype) ? x : castTo(x, 'float32');
   return runKernel1(kernel, [input], { dim: normalizeDim(dim, x.ndim) });
 }
 
-export const softmax = (x: Tensor, dim: number): Tensor => along(K.Softmax, x, dim);
-export const logSoftmax = (x: Tensor, dim: number): Tensor => along(K.LogSoftmax, x, dim);
+export const softmax = (x: Tensor, dim: number): Tensor => along(K.Softmax, 'softmax', x, dim);
+export const logSoftmax = (x: Tensor, dim: number): Tensor => along(K.LogSoftmax, 'logSoftmax', x, dim);

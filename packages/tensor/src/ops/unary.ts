@@ -4,6 +4,7 @@ import { TensorError } from '../errors.js';
 import * as K from '../kernelNames.js';
 import type { Tensor } from '../tensor.js';
 import { castTo } from './operands.js';
+import { checkNumber } from '../validate.js';
 
 /** Ops defined on floats: int and bool inputs are computed in float32, as torch does. */
 function floatUnary(kernel: string): (x: Tensor) => Tensor {
@@ -49,6 +50,8 @@ export function logicalNot(x: Tensor): Tensor {
 export function clamp(x: Tensor, min?: number | null, max?: number | null): Tensor {
   const lo = min ?? null;
   const hi = max ?? null;
+  if (lo !== null) checkNumber('clamp', 'min', lo);
+  if (hi !== null) checkNumber('clamp', 'max', hi);
   if (lo === null && hi === null)
     throw new TensorError('INVALID_ARGUMENT', "torch.clamp: At least one of 'min' or 'max' must not be None");
   const fractional = [lo, hi].some((v) => v !== null && !Number.isInteger(v));

@@ -3,6 +3,7 @@ import { TensorError, fmtShape } from '../errors.js';
 import * as K from '../kernelNames.js';
 import { normalizeDim, numelOf, shapesEqual, viewStrides } from '../shape.js';
 import type { Tensor } from '../tensor.js';
+import { type Sizes, checkDims, checkInt, checkTensor, sizesArg, typeName } from '../validate.js';
 
 /**
  * Note [View ops]
@@ -45,15 +46,15 @@ export function inferSize(shape: readonly number[], numel: number): number[] {
   return out;
 }
 
-/** A view when the strides allow it, else a contiguous copy (PyTorch's reshape). */
-export function reshape(x: Tensor, shape: readonly number[]): Tensor {
-  const target = inferSize(shape, x.numel);
+/** A view when the strides allow it, else a contiguous copy (PyTorch's reshape); the shape as one list or as varargs. */
+export function reshape(x: Tensor, ...shape: Sizes): Tensor {
+  const target = inferSize(sizesArg('reshape', 'shape', shape), x.numel);
   return shapesEqual(target, x.shape) ? x : runKernel1(K.Reshape, [x], { shape: target });
 }
 
 /** Always a new view, even to the same shape (See Note [View ops]); PyTorch's error when the strides cannot express `shape`. */
-export function view(x: Tensor, shape: readonly number[]): Tensor {
-  const target = inferSize(shape, x.numel);
+export function view(x: Tensor, ...shape: Sizes): Tensor {
+  const target = inferSize(sizesArg('view', 'shape', shape), x.numel);
   if (!viewStrides(x.shape, x.strides, target)) {
     throw new TensorError(
       'NOT_CONTIGUOUS',
@@ -65,10 +66,12 @@ export function view(x: Tensor, shape: readonly number[]): Tensor {
 
 /** `x` viewed with the shape of `other` (PyTorch's Tensor.view_as). */
 export function viewAs(x: Tensor, other: Tensor): Tensor {
+  checkTensor('viewAs', 'other', other);
   return view(x, other.shape);
 }
 
-export function permute(x: Tensor, dims: readonly number[]): Tensor {
+export function permute(x: Tensor, ...dimsArg: Sizes): Tensor {
+  const dims = sizesArg('permute', 'dims', dimsArg);
   if (dims.length !== x.ndim) {
     // torch's text, "sparse_coo" included, so that searches for it find this error
     throw new TensorError(
@@ -83,6 +86,8 @@ export function permute(x: Tensor, dims: readonly number[]): Tensor {
 }
 
 export function transpose(x: Tensor, dim0: number, dim1: number): Tensor {
+  checkInt('transpose', 'dim0', dim0);
+  checkInt('transpose', 'dim1', dim1);
   const a = normalizeDim(dim0, x.ndim);
   const b = normalizeDim(dim1, x.ndim);
   if (a === b) return x;
@@ -99,6 +104,7 @@ export function t(x: Tensor): Tensor {
 
 /** Removes size-1 dims: all of them, or those among `dim` (others are left, as in torch). */
 export function squeeze(x: Tensor, dim?: number | readonly number[]): Tensor {
+  checkDims('squeeze', 'dim', dim);
   const dims =
     dim === undefined ? null : new Set((typeof dim === 'number' ? [dim] : dim).map((d) => normalizeDim(d, x.ndim)));
   return reshape(
@@ -108,12 +114,14 @@ export function squeeze(x: Tensor, dim?: number | readonly number[]): Tensor {
 }
 
 export function unsqueeze(x: Tensor, dim: number): Tensor {
+  checkInt('unsqueeze', 'dim', dim);
   const d = normalizeDim(dim, x.ndim + 1);
   return runKernel1(K.Reshape, [x], { shape: [...x.shape.slice(0, d), 1, ...x.shape.slice(d)] });
 }
 
 /** Broadcasts to `shape` without copying (stride 0); -1 keeps a dim. PyTorch's rules and messages. */
-export function expand(x: Tensor, shape: readonly number[]): Tensor {
+export function expand(x: Tensor, ...sizes: Sizes): Tensor {
+  const shape = sizesArg('expand', 'size', sizes);
   if (shape.length < x.ndim) {
     throw new TensorError(
       'INVALID_SHAPE',
@@ -145,6 +153,8 @@ export function expand(x: Tensor, shape: readonly number[]): Tensor {
 
 /** Merges dims startDim..endDim into one (a view when the strides allow, like reshape); a 0-dim tensor gives [1]. */
 export function flatten(x: Tensor, startDim = 0, endDim = -1): Tensor {
+  checkInt('flatten', 'startDim', startDim);
+  checkInt('flatten', 'endDim', endDim);
   if (x.ndim === 0) return reshape(x, [1]);
   const s = normalizeDim(startDim, x.ndim);
   const e = normalizeDim(endDim, x.ndim);
@@ -154,13 +164,21 @@ export function flatten(x: Tensor, startDim = 0, endDim = -1): Tensor {
 
 /** Python-style slice along `dim`: bounds clamp, negatives count from the end, step > 0. */
 export function slice(x: Tensor, dim: number, start?: number | null, end?: number | null, step = 1): Tensor {
+  checkInt('slice', 'dim', dim);
   if (x.ndim === 0) throw new TensorError('INVALID_DIM', 'slice() cannot be applied to a 0-dim tensor.');
   const d = normalizeDim(dim, x.ndim);
   if (!Number.isInteger(step) || step <= 0)
-    throw new TensorError('INVALID_ARGUMENT', `slice step must be positive, got ${step}`);
+    throw new TensorError(
+      'INVALID_ARGUMENT',
+      `slice step must be positive, got ${typeof step === 'number' ? step : typeName(step)}`,
+    );
   const size = x.shape[d]!;
   const bound = (v: number, what: string) => {
-    if (!Number.isInteger(v)) throw new TensorError('INVALID_ARGUMENT', `slice ${what} must be an integer, got ${v}`);
+    if (!Number.isInteger(v))
+      throw new TensorError(
+        'INVALID_ARGUMENT',
+        `slice ${what} must be an integer, got ${typeof v === 'number' ? v : typeName(v)}`,
+      );
     return Math.min(Math.max(v < 0 ? v + size : v, 0), size);
   };
   const s = bound(start ?? 0, 'start');
@@ -171,6 +189,9 @@ export function slice(x: Tensor, dim: number, start?: number | null, end?: numbe
 
 /** `length` elements from `start` along `dim` (a negative start counts from the end). */
 export function narrow(x: Tensor, dim: number, start: number, length: number): Tensor {
+  checkInt('narrow', 'dim', dim);
+  checkInt('narrow', 'start', start);
+  checkInt('narrow', 'length', length);
   if (x.ndim === 0) throw new TensorError('INVALID_DIM', 'narrow() cannot be applied to a 0-dim tensor.');
   const d = normalizeDim(dim, x.ndim);
   const size = x.shape[d]!;
@@ -189,6 +210,8 @@ export function narrow(x: Tensor, dim: number, start: number, length: number): T
 
 /** The slice at `index` along `dim`, with that dim removed (Slice, then Reshape). */
 export function select(x: Tensor, dim: number, index: number): Tensor {
+  checkInt('select', 'dim', dim);
+  checkInt('select', 'index', index);
   if (x.ndim === 0) throw new TensorError('INVALID_DIM', 'select() cannot be applied to a 0-dim tensor.');
   const d = normalizeDim(dim, x.ndim);
   const size = x.shape[d]!;
@@ -204,6 +227,7 @@ export function select(x: Tensor, dim: number, index: number): Tensor {
 
 /** The slices along `dim`, each with that dim removed: views of `x` (PyTorch's unbind). */
 export function unbind(x: Tensor, dim = 0): Tensor[] {
+  checkInt('unbind', 'dim', dim);
   if (x.ndim === 0) throw new TensorError('INVALID_DIM', 'Dimension specified as 0 but tensor has no dimensions');
   const d = normalizeDim(dim, x.ndim);
   return Array.from({ length: x.shape[d]! }, (_, i) => select(x, d, i));

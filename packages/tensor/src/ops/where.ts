@@ -3,9 +3,11 @@ import { TensorError } from '../errors.js';
 import * as K from '../kernelNames.js';
 import { Tensor } from '../tensor.js';
 import { operandsResultType, promoteOperands, scalarTensor, TORCH_TYPE_NAME, type TensorOrScalar } from './operands.js';
+import { checkTensor } from '../validate.js';
 
 /** Elements of `a` where `cond` is true, else of `b`; all three broadcast, a and b promoted together. */
 export function where(cond: Tensor, a: TensorOrScalar, b: TensorOrScalar): Tensor {
+  checkTensor('where', 'condition', cond);
   if (cond.dtype !== 'bool') {
     throw new TensorError(
       'DTYPE_MISMATCH',

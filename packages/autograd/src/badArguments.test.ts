@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { AutogradError, Tensor, TensorError, grad, tensor } from './index.js';
+
+/**
+ * Values no argument of a tensor method takes in that form (a list where a number goes, a
+ * number where a list or a tensor goes...), and JS values no signature names at all.
+ */
+const BAD: readonly unknown[] = [
+  'a',
+  {},
+  null,
+  ['x'],
+  [[1]],
+  NaN,
+  1.5,
+  () => 1,
+  Symbol('s'),
+  10n,
+  Object.create(null),
+  new Map(),
+  { dim: 1 },
+];
+
+/** Every method on Tensor.prototype, the ones @wiregrad/autograd installs included: a new one is covered as it is added. */
+const METHODS = Object.getOwnPropertyNames(Tensor.prototype).filter(
+  (n) => n !== 'constructor' && typeof Object.getOwnPropertyDescriptor(Tensor.prototype, n)!.value === 'function',
+);
+
+/** Valid arguments before the bad one: a dim, an index, a length (what most methods take first). */
+const PREFIX: readonly unknown[] = [0, 0, 1];
+
+const label = (v: unknown) =>
+  typeof v === 'symbol' || typeof v === 'bigint' ? String(v) : (JSON.stringify(v) ?? typeof v);
+
+/** What calling `name` with `args` does: 'ok', or the error's class and code. */
+async function outcome(name: string, args: readonly unknown[]): Promise<string> {
+  const x = tensor([
+    [1, 2],
+    [3, 4],
+  ]).requiresGrad_();
+  try {
+    const r: unknown = (x.mul(1) as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!(...args);
+    if (r instanceof Promise) await r;
+    return 'ok';
+  } catch (e) {
+    const coded = (e instanceof TensorError || e instanceof AutogradError) && typeof e.code === 'string';
+    return coded ? 'coded' : `${(e as Error).name}: ${(e as Error).message}`;
+  }
+}
+
+describe('bad arguments (Note [Argument validation])', () => {
+  it('every public tensor method answers a bad argument in any position with a coded error, never a raw TypeError', async () => {
+    expect(METHODS.length).toBeGreaterThan(90);
+    const raw: string[] = [];
+    for (const name of METHODS) {
+      for (let pos = 0; pos < PREFIX.length; pos++) {
+        for (const bad of BAD) {
+          const result = await outcome(name, [...PREFIX.slice(0, pos), bad]);
+          if (result !== 'ok' && result !== 'coded') raw.push(`${name} arg ${pos} = ${label(bad)}: ${result}`);
+        }
+      }
+    }
+    expect(raw).toEqual([]);
+  });
+
+  it('the error names the function, the argument and what it got, as PyTorch’s argument parser does', () => {
+    const x = tensor([1, 2, 3, 4]);
+    expect(() => x.sum({ dim: 1 } as never)).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_ARGUMENT',
+        message: "sum(): argument 'dim' must be int or tuple of ints, not object",
+      }),
+    );
+    expect(() => x.view('a' as never)).toThrow("view(): argument 'shape' must be tuple of ints, not str");
+    expect(() => x.view(-1, '1' as never)).toThrow(
+      "view(): argument 'shape' must be tuple of ints, but found element of type str at pos 1",
+    );
+    expect(() => x.mm([1] as never)).toThrow("mm(): argument 'mat2' must be Tensor, not array");
+    expect(() => x.backward('a' as never)).toThrow(
+      expect.objectContaining({ name: 'AutogradError', code: 'INVALID_ARGUMENT' }),
+    );
+    expect(() => grad(x, x, null as never)).toThrow("grad(): argument 'opts' must be an options object, not null");
+    expect(() => x.requiresGrad_().registerHook(1 as never)).toThrow(
+      "registerHook(): argument 'hook' must be function, not int",
+    );
+  });
+
+  it('sizes may be given as varargs where PyTorch takes them so: view(-1, 1), reshape(2, 2), permute(1, 0), expand(3, 2, 2)', () => {
+    const x = tensor([1, 2, 3, 4]);
+    expect(x.view(-1, 1).shape).toEqual([4, 1]);
+    const m = x.reshape(2, 2);
+    expect(m.shape).toEqual([2, 2]);
+    expect(m.permute(1, 0).tolist()).toEqual(m.t().tolist());
+    expect(m.expand(3, 2, 2).shape).toEqual([3, 2, 2]);
+    expect(x.view([2, -1]).shape).toEqual([2, 2]);
+  });
+});
