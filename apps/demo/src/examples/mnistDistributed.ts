@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { indexSelect, manualSeed, noGrad, type Tensor, tensor, tidy } from '@wiregrad/autograd';
+import { indexSelect, manualSeed, noGrad, setNumThreads, type Tensor, tensor, tidy } from '@wiregrad/autograd';
 import { crossEntropy, functional as F, load, save, type Sequential } from '@wiregrad/nn';
-import { SGD } from '@wiregrad/nn/optim';
 import { RRef, register, rpcSync } from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context } from '@wiregrad/dist-autograd';
 import type { DemoConfig } from '../cli.js';
@@ -10,6 +10,7 @@ import { report } from '../protocol.js';
 import { accuracyOf, makeConvnet, predict } from './mnist.js';
 import { mulberry32 } from '../data/seededRandom.js';
 import { loadMnist } from './mnistData.js';
+import { OneCycleSGD } from './mnistOptimizer.js';
 
 /**
  * Note [MNIST over a parameter server]
@@ -45,9 +46,10 @@ register('mnist.save', async (path: string) => {
 
 /** makeConvnet()'s forward, with its parameters given in `parameters()` order. */
 export function forwardWith(p: Tensor[], x: Tensor): Tensor {
-  let h = F.maxPool2d(F.relu(F.conv2d(x, p[0]!, p[1]!)), 2);
+  let h = F.maxPool2d(F.relu(F.conv2d(x, p[0]!, p[1]!, { padding: 2 })), 2);
   h = F.maxPool2d(F.relu(F.conv2d(h, p[2]!, p[3]!)), 2);
-  return F.linear(F.relu(F.linear(h.flatten(1), p[4]!, p[5]!)), p[6]!, p[7]!);
+  h = F.relu(F.linear(F.relu(F.linear(h.flatten(1), p[4]!, p[5]!)), p[6]!, p[7]!));
+  return F.linear(h, p[8]!, p[9]!);
 }
 
 function predictWith(p: Tensor[], x: Tensor): Int32Array {
@@ -59,6 +61,8 @@ function predictWith(p: Tensor[], x: Tensor): Int32Array {
 export async function mnistTrainer(c: DemoConfig, rank: number): Promise<void> {
   const label = `trainer ${rank}`;
   const trainers = c.workers - 1;
+  // the trainers share the machine's cores: each kernel pool gets its share, not all of them
+  setNumThreads(Math.max(1, Math.floor(availableParallelism() / trainers)));
   const data = loadMnist(c.seed, c.trainSize, c.testSize);
   const per = Math.ceil(c.trainSize / trainers);
   const from = (rank - 1) * per;
@@ -66,8 +70,9 @@ export async function mnistTrainer(c: DemoConfig, rank: number): Promise<void> {
   const x = data.train.x.narrow(0, from, len);
   const y = data.train.y.narrow(0, from, len);
   const params = await rpcSync<RRef<Tensor>[]>('ps', 'mnist.init', [c.seed]);
-  const opt = new DistributedOptimizer(SGD, params, { lr: c.lr, momentum: 0.9 });
   const nBatches = Math.ceil(len / c.batchSize);
+  // each trainer's optimizer steps the same parameters: lr / trainers each (Note [MNIST learning-rate schedule])
+  const opt = new DistributedOptimizer(OneCycleSGD, params, { lr: c.lr / trainers, totalSteps: nBatches * c.epochs });
   const t0 = performance.now();
   let steps = 0;
   for (let epoch = 1; epoch <= c.epochs; epoch++) {
