@@ -4,6 +4,7 @@ import { printRows, type Row } from './report.js';
 const suites: [string, () => Promise<{ run(): Promise<Row[] | void> }>][] = [
   ['tensor', () => import('./tensor.bench.js')],
   ['autograd', () => import('./autograd.bench.js')],
+  ['conv', () => import('./conv.bench.js')],
   ['pytorch', () => import('./torch.bench.js')],
   ['memory', () => import('./memory.bench.js')],
   ['rpc', () => import('./rpc.bench.js')],
