@@ -1,5 +1,6 @@
 import { type Tensor, fullLike } from '@wiregrad/autograd';
 import { type ParamGroup, type Params, Optimizer, check } from './optimizer.js';
+import { checkOptionTypes } from './validate.js';
 
 export interface AdagradOptions {
   lr?: number;
@@ -15,6 +16,14 @@ export type AdagradGroup = ParamGroup & Required<Omit<AdagradOptions, 'lr'>>;
 /** torch.optim.Adagrad: sum += g²; p -= lr / (1 + (step - 1) lrDecay) · g / (√sum + eps). State is created up front, as PyTorch does. */
 export class Adagrad extends Optimizer<AdagradGroup> {
   constructor(params: Params<AdagradOptions>, opts: AdagradOptions = {}) {
+    checkOptionTypes('Adagrad', opts, {
+      lr: 'number',
+      lrDecay: 'number',
+      weightDecay: 'number',
+      initialAccumulatorValue: 'number',
+      eps: 'number',
+      maximize: 'bool',
+    });
     const {
       lr = 1e-2,
       lrDecay = 0,

@@ -1,6 +1,7 @@
 import { type Tensor, maximum, zerosLike } from '@wiregrad/autograd';
 import { fusedAdam } from './fused.js';
 import { type ParamGroup, type Params, Optimizer, check } from './optimizer.js';
+import { type OptionKind, checkOptionTypes } from './validate.js';
 
 export interface AdamOptions {
   lr?: number;
@@ -12,6 +13,17 @@ export interface AdamOptions {
   /** one pass per parameter where its tensors allow it (Note [Fused optimizer steps]); default true */
   fused?: boolean;
 }
+
+/** The kinds of Adam's and AdamW's options (Note [Optimizer argument validation]). */
+export const ADAM_OPTIONS: Readonly<Record<keyof AdamOptions, OptionKind>> = {
+  lr: 'number',
+  betas: 'pair',
+  eps: 'number',
+  weightDecay: 'number',
+  amsgrad: 'bool',
+  maximize: 'bool',
+  fused: 'bool',
+};
 
 export type AdamGroup = ParamGroup & Required<Omit<AdamOptions, 'lr'>>;
 
@@ -70,6 +82,7 @@ export function adamState(p: Tensor, amsgrad: boolean): Record<string, Tensor | 
 /** torch.optim.Adam (bias-corrected moments; amsgrad keeps the running max of the second moment). */
 export class Adam extends Optimizer<AdamGroup> {
   constructor(params: Params<AdamOptions>, opts: AdamOptions = {}) {
+    checkOptionTypes('Adam', opts, ADAM_OPTIONS);
     const {
       lr = 1e-3,
       betas = [0.9, 0.999],

@@ -1,9 +1,11 @@
-import { type AdamGroup, type AdamOptions, adamState, adamStep, checkAdamOptions } from './adam.js';
+import { ADAM_OPTIONS, type AdamGroup, type AdamOptions, adamState, adamStep, checkAdamOptions } from './adam.js';
 import { type Params, Optimizer } from './optimizer.js';
+import { checkOptionTypes } from './validate.js';
 
 /** torch.optim.AdamW: Adam with decoupled weight decay (p *= 1 - lr wd before the update); weightDecay defaults to 1e-2. */
 export class AdamW extends Optimizer<AdamGroup> {
   constructor(params: Params<AdamOptions>, opts: AdamOptions = {}) {
+    checkOptionTypes('AdamW', opts, ADAM_OPTIONS);
     const {
       lr = 1e-3,
       betas = [0.9, 0.999],

@@ -1,5 +1,6 @@
-import { Tensor, enableGrad, isFloatingPoint, keep, noGrad } from '@wiregrad/autograd';
+import { Tensor, enableGrad, isFloatingPoint, keep, noGrad, typeName } from '@wiregrad/autograd';
 import { NnError } from '../errors.js';
+import { checkOptionTypes, kindOf } from './validate.js';
 
 /** One parameter group: its tensors and the optimizer's options for them (camelCase PyTorch names). */
 export interface ParamGroup {
@@ -55,6 +56,19 @@ export abstract class Optimizer<G extends ParamGroup = ParamGroup> {
   addParamGroup(group: { params: Iterable<Tensor> | Tensor } & Partial<Omit<G, 'params'>>): void {
     if (typeof group !== 'object' || group === null)
       throw new NnError('INVALID_ARGUMENT', 'param group must be a dict');
+    const given: unknown = group.params;
+    if (!(given instanceof Tensor) && (typeof given !== 'object' || given === null || !(Symbol.iterator in given)))
+      throw new NnError(
+        'INVALID_ARGUMENT',
+        `a param group's params must be a Tensor or an iterable of Tensors, not ${typeName(given)}`,
+      );
+    const kinds = Object.fromEntries(
+      Object.entries(this.defaults).flatMap(([key, v]) => {
+        const kind = kindOf(v);
+        return kind === null ? [] : [[key, kind]];
+      }),
+    );
+    checkOptionTypes(`${this.constructor.name}.addParamGroup`, group, kinds);
     const params = group.params instanceof Tensor ? [group.params] : [...group.params];
     for (const p of params) {
       if (!(p instanceof Tensor))

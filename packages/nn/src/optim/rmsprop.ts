@@ -1,5 +1,6 @@
 import { type Tensor, zerosLike } from '@wiregrad/autograd';
 import { type ParamGroup, type Params, Optimizer, check } from './optimizer.js';
+import { checkOptionTypes } from './validate.js';
 
 export interface RMSpropOptions {
   lr?: number;
@@ -16,6 +17,15 @@ export type RMSpropGroup = ParamGroup & Required<Omit<RMSpropOptions, 'lr'>>;
 /** torch.optim.RMSprop: a running mean of g² (centered: minus the running mean of g, squared), optional momentum. */
 export class RMSprop extends Optimizer<RMSpropGroup> {
   constructor(params: Params<RMSpropOptions>, opts: RMSpropOptions = {}) {
+    checkOptionTypes('RMSprop', opts, {
+      lr: 'number',
+      alpha: 'number',
+      eps: 'number',
+      weightDecay: 'number',
+      momentum: 'number',
+      centered: 'bool',
+      maximize: 'bool',
+    });
     const {
       lr = 1e-2,
       alpha = 0.99,

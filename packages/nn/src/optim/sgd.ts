@@ -1,6 +1,7 @@
 import { type Tensor, keep, zerosLike } from '@wiregrad/autograd';
 import { fusedSgd } from './fused.js';
 import { type ParamGroup, type Params, Optimizer, check } from './optimizer.js';
+import { checkOptionTypes } from './validate.js';
 
 export interface SGDOptions {
   lr: number;
@@ -18,6 +19,15 @@ export type SGDGroup = ParamGroup & Required<Omit<SGDOptions, 'lr'>>;
 /** torch.optim.SGD: d = g + wd p; with momentum, buf = momentum buf + (1 - dampening) d (buf = d at first); p -= lr d. */
 export class SGD extends Optimizer<SGDGroup> {
   constructor(params: Params<SGDOptions>, opts: SGDOptions = {} as SGDOptions) {
+    checkOptionTypes('SGD', opts, {
+      lr: 'number',
+      momentum: 'number',
+      dampening: 'number',
+      weightDecay: 'number',
+      nesterov: 'bool',
+      maximize: 'bool',
+      fused: 'bool',
+    });
     const {
       lr,
       momentum = 0,
