@@ -158,12 +158,51 @@ function mergeTile(tile: usize, c: usize, ldc: i32, mr: i32, nr: i32, accumulate
   }
 }
 
+/**
+ * Note [Gemm epilogue]
+ * Linear + ReLU as oneDNN's post-ops: `gemmBiasAct` adds a bias row (one value per column
+ * of C) and, with act 1, applies ReLU, to each MC-row block of C right after the last k
+ * slice finished it, while the block is still in cache, instead of two more passes over
+ * C in memory. ReLU keeps NaN and -0 like `x < 0 ? 0 : x`, as the unary kernel does.
+ */
+const ACT_RELU = 1;
+
+/** Rows [0,rows) of C (ldc) get the bias row added (bias 0: none) and ReLU applied (act 1). */
+function epilogue(c: usize, ldc: i32, rows: i32, n: i32, bias: usize, act: i32): void {
+  const zero = f32x4.splat(0);
+  const vecEnd = n & ~3;
+  for (let r = 0; r < rows; r++) {
+    const row = at(c, r * ldc);
+    let j = 0;
+    for (; j < vecEnd; j += 4) {
+      const off = <usize>j << 2;
+      let v = v128.load(row + off);
+      if (bias != 0) v = f32x4.add(v, v128.load(bias + off));
+      if (act == ACT_RELU) v = v128.bitselect(zero, v, f32x4.lt(v, zero));
+      v128.store(row + off, v);
+    }
+    for (; j < n; j++) {
+      const off = <usize>j << 2;
+      let v = load<f32>(row + off);
+      if (bias != 0) v += load<f32>(bias + off);
+      if (act == ACT_RELU && v < 0) v = 0;
+      store<f32>(row + off, v);
+    }
+  }
+}
+
 /** C[m,n] = A[m,k] @ B[k,n] (pointers in bytes, strides in elements); see Note [Wasm gemm]. k must be > 0. */
 export function gemm(a: usize, sa0: i32, sa1: i32, b: usize, sb0: i32, sb1: i32, c: usize, ldc: i32, m: i32, n: i32, k: i32, scratch: usize): void {
+  gemmBiasAct(a, sa0, sa1, b, sb0, sb1, c, ldc, m, n, k, scratch, 0, 0);
+}
+
+/** gemm, then C += bias (a row of n floats at `bias`, 0 for none) and ReLU where act is 1 (Note [Gemm epilogue]). */
+export function gemmBiasAct(a: usize, sa0: i32, sa1: i32, b: usize, sb0: i32, sb1: i32, c: usize, ldc: i32, m: i32, n: i32, k: i32, scratch: usize, bias: usize, act: i32): void {
   const npad = ((n + NR - 1) / NR) * NR;
   const bpack = scratch;
   const apack = bpack + (<usize>(KC * npad) << 2);
   const tile = apack + (<usize>(MC * KC) << 2);
+  const post = bias != 0 || act != 0;
   for (let pc = 0; pc < k; pc += KC) {
     const kc = min(KC, k - pc);
     const accumulate = pc > 0;
@@ -186,6 +225,7 @@ export function gemm(a: usize, sa0: i32, sa1: i32, b: usize, sb0: i32, sb1: i32,
           }
         }
       }
+      if (post && pc + kc >= k) epilogue(at(c, ic * ldc), ldc, mc, n, bias, act);
     }
   }
 }

@@ -1,5 +1,5 @@
 // The WebAssembly SIMD kernels of the cpu device (built by scripts/build-wasm.mjs).
-export { gemm, gemmScratchBytes } from './gemm';
+export { gemm, gemmBiasAct, gemmScratchBytes } from './gemm';
 export { binaryF32, unaryF32 } from './elementwise';
 export { sumF32 } from './reduce';
 export { softmaxF32 } from './softmax';

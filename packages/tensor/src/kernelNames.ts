@@ -101,6 +101,14 @@ export const Col2Im = 'Col2Im';
 export const CopyInto = 'CopyInto';
 export const Fill = 'Fill';
 
+/**
+ * Fused kernels: cpu only and outside ALL_KERNELS (no gpu kernel, no registered gradient);
+ * custom autograd Functions call them where hasKernel says so and compose their own backward.
+ * - AddmmActivation: [bias [N], mat1 [M,K], mat2 [K,N]] -> relu(mat1 @ mat2 + bias), float32
+ *   or float64 (PyTorch's _addmm_activation with ReLU; Note [Gemm epilogue]).
+ */
+export const AddmmActivation = 'AddmmActivation';
+
 /** Kernels that write into inputs[0] instead of allocating an output. */
 export const INPLACE_KERNELS: ReadonlySet<string> = new Set([CopyInto, Fill]);
 

@@ -1,5 +1,6 @@
 // The math kernels of the cpu device: a plain registration list (see Note [Kernel names]).
 import { registerKernel } from '../../kernelRegistry.js';
+import { addmmActivationKernel } from './kernels/addmmActivation.js';
 import { argreduceKernels } from './kernels/argreduce.js';
 import { binaryKernels } from './kernels/binary.js';
 import { clampKernel } from './kernels/clamp.js';
@@ -17,3 +18,4 @@ for (const k of reduceKernels) registerKernel(k);
 for (const k of argreduceKernels) registerKernel(k);
 for (const k of softmaxKernels) registerKernel(k);
 registerKernel(matmulKernel);
+registerKernel(addmmActivationKernel);

@@ -11,6 +11,7 @@ export interface WasmTask {
 
 const KERNEL_NAMES: readonly WasmKernelName[] = [
   'gemm',
+  'gemmBiasAct',
   'gemmScratchBytes',
   'binaryF32',
   'unaryF32',
