@@ -1,7 +1,15 @@
-import { type Tensor, matmul } from '@wiregrad/autograd';
+import { type Tensor, matmul, relu } from '@wiregrad/autograd';
+import { canFuseLinear, fusedLinearRelu } from './fusedLinear.js';
 
-/** x Wᵀ + b (torch.nn.functional.linear). */
-export function linear(x: Tensor, weight: Tensor, bias: Tensor | null = null): Tensor {
+export interface LinearOptions {
+  /** applied to the result; 'relu' fuses it into the product on cpu (Note [Fused linear]) */
+  activation?: 'relu' | null;
+}
+
+/** x Wᵀ + b (torch.nn.functional.linear), then the activation if one is given. */
+export function linear(x: Tensor, weight: Tensor, bias: Tensor | null = null, opts: LinearOptions = {}): Tensor {
+  if (opts.activation === 'relu' && canFuseLinear(x, weight, bias)) return fusedLinearRelu(x, weight, bias);
   const y = matmul(x, weight.t());
-  return bias ? y.add(bias) : y;
+  const out = bias ? y.add(bias) : y;
+  return opts.activation === 'relu' ? relu(out) : out;
 }

@@ -1,6 +1,9 @@
 import type { Tensor } from '@wiregrad/autograd';
 import { NnError } from '../errors.js';
+import { linear } from '../functional/linear.js';
 import { type AnyModule, Module } from '../module.js';
+import { ReLU } from './activation.js';
+import { Linear } from './linear.js';
 
 /** Modules applied in order; children are named by position, as PyTorch's: `0.weight`, `2.bias`. */
 export class Sequential extends Module {
@@ -29,8 +32,20 @@ export class Sequential extends Module {
     return this;
   }
 
+  /** Applies the layers in order; a Linear followed by a ReLU runs as one fused kernel (Note [Fused linear]). */
   forward(x: Tensor): Tensor {
-    return this.layers.reduce((h, layer) => layer.forward(h), x);
+    let h = x;
+    for (let i = 0; i < this.layers.length; i++) {
+      const layer = this.layers[i]!;
+      if (layer.constructor === Linear && this.layers[i + 1]?.constructor === ReLU) {
+        const { weight, bias } = layer as Linear;
+        h = linear(h, weight, bias, { activation: 'relu' });
+        i++;
+      } else {
+        h = layer.forward(h);
+      }
+    }
+    return h;
   }
 }
 
