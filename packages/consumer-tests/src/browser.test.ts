@@ -12,14 +12,14 @@ const consumer = inject('consumerDir');
 /**
  * Note [Browser size budget]
  * `programs/everything.ts` keeps every export of @wiregrad/autograd (so all of tensor too),
- * minified by esbuild for browsers and gzipped: 49,238 bytes (136,619 minified) when the budget
- * was first set, 57,880 (164,485 minified) with the Web Worker pool and the conv kernels, when
- * it was lowered from 64 KiB to 60 KiB, about 6 % above. About 10 KB of it are the base64
- * WebAssembly kernels. gpu.js is not in it: a page loads gpu.js's own browser build for the gpu
- * device. Raise the budget deliberately, with the reason in the commit, never to make a failing
- * run pass unexamined.
+ * minified by esbuild for browsers and gzipped: 49,238 bytes (136,619 minified) when a budget
+ * was first set; 60,848 (189,649 minified) with the Web Worker pool, the conv kernels and the
+ * relaxed-SIMD gemm, when it was set to 64 KiB, about 8 % above. About 11 KB of it are the two
+ * base64 builds of the WebAssembly kernels (plain and relaxed SIMD, ~5.6 KB each). gpu.js is not
+ * in it: a page loads gpu.js's own browser build for the gpu device. Raise the budget
+ * deliberately, with the reason in the commit, never to make a failing run pass unexamined.
  */
-const BUDGET_GZIP_BYTES = 60 * 1024;
+const BUDGET_GZIP_BYTES = 64 * 1024;
 
 function expectNoNode(b: Bundle): void {
   expect(b.externals).toEqual([]);
