@@ -83,7 +83,11 @@ function backwardArgs(tensors: Tensor | Tensor[], gradTensors: Tensor | (Tensor 
   const { roots, seeds } = rootsOf(asList(tensors), asList(gradTensors));
   const createGraph = opts.createGraph ?? false;
   const outputs = opts.inputs ? inputEdges(opts.inputs, true) : [];
-  return [roots, seeds, opts.retainGraph ?? createGraph, createGraph, true, outputs] as const;
+  return [
+    roots,
+    seeds,
+    { keepGraph: opts.retainGraph ?? createGraph, createGraph, accumulateGrad: true, outputs },
+  ] as const;
 }
 
 /** Accumulates d(tensors)/d(leaves) into the leaves' `.grad` (torch.autograd.backward). */
@@ -119,14 +123,12 @@ export function grad(outputs: Tensor | Tensor[], inputs: Tensor | Tensor[], opts
   }
   const { roots, seeds } = rootsOf(asList(outputs), opts.gradOutputs === undefined ? [] : asList(opts.gradOutputs));
   const createGraph = opts.createGraph ?? false;
-  const result = getEngine().execute(
-    roots,
-    seeds,
-    opts.retainGraph ?? createGraph,
+  const result = getEngine().execute(roots, seeds, {
+    keepGraph: opts.retainGraph ?? createGraph,
     createGraph,
-    false,
-    inputEdges(ins, false),
-  );
+    accumulateGrad: false,
+    outputs: inputEdges(ins, false),
+  });
   return result.map((g, i) => {
     if (g) return g;
     // PyTorch: zeros_like(input, requires_grad=create_graph), so a higher-order grad() can go through them

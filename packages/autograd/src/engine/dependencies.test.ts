@@ -5,7 +5,6 @@ import {
   Edge,
   GraphTask,
   type Node,
-  ReadyQueue,
   computeDependencies,
   computeMinTopologicalNr,
   currentGraphTask,
@@ -68,7 +67,7 @@ describe('compute_dependencies and init_to_execute', () => {
     link(l, join);
     link(r, join);
     link(root, l, r);
-    const task = new GraphTask(false, false, 0, new ReadyQueue());
+    const task = new GraphTask({ keepGraph: false });
     computeDependencies(root, task, 0);
     expect(task.dependencies.get(join)).toBe(2);
     expect(task.dependencies.get(l)).toBe(1);
@@ -86,7 +85,7 @@ describe('compute_dependencies and init_to_execute', () => {
     const oldFn = old.gradFn as Node;
     expect(seen).not.toBeNull();
     expect([...seen!.keys()]).not.toContain(oldFn.nextFunctions[0]![0]); // ExpBackward0 under `old` was never reached
-    const task = new GraphTask(false, false, 0, new ReadyQueue());
+    const task = new GraphTask({ keepGraph: false });
     computeDependencies(y.gradFn as Node, task, (a.gradFn as Node).topologicalNr);
     expect(task.nodesInGraph.has(oldFn)).toBe(true); // counted as a child...
     expect(task.nodesInGraph.has(oldFn.nextFunctions[0]![0]!)).toBe(false); // ...but not expanded
@@ -102,14 +101,14 @@ describe('compute_dependencies and init_to_execute', () => {
     ];
     link(onPath, out);
     link(root, onPath, offPath);
-    const capture = new GraphTask(false, false, 0, new ReadyQueue());
+    const capture = new GraphTask({ keepGraph: false });
     initToExecute(root, capture, [new Edge(out, 0)], false, 0);
     expect(capture.execInfo.get(out)!.captures).toEqual([{ inputIdx: 0, outputIdx: 0, hooks: [] }]);
     expect(capture.execInfo.get(out)!.needed).toBe(false);
     expect(capture.execInfo.get(onPath)!.needed).toBe(true);
     expect(capture.execInfo.get(root)!.needed).toBe(true);
     expect(capture.execInfo.get(offPath)?.shouldExecute() ?? false).toBe(false);
-    const accumulate = new GraphTask(false, false, 0, new ReadyQueue());
+    const accumulate = new GraphTask({ keepGraph: false });
     initToExecute(root, accumulate, [new Edge(out, 0)], true, 0);
     expect(accumulate.execInfo.get(out)!.needed).toBe(true);
     expect(accumulate.capturedVars).toEqual([]);

@@ -6,7 +6,6 @@ import {
   GraphTask,
   InputBuffer,
   Node,
-  ReadyQueue,
   collectNextEdges,
   computeDependencies,
   currentGraphTask,
@@ -64,7 +63,7 @@ describe('Note [Distributed hooks]: a distributed pass driven through the public
     const loss = r.mul(x).sum();
 
     // PyTorch's DistEngine::computeDependencies
-    const task = new GraphTask(false, false, 0, new ReadyQueue(), null, true);
+    const task = new GraphTask({ keepGraph: false, exitOnError: true });
     const root = new GraphRoot([gradientEdge(loss), new Edge(send1, 0), new Edge(send2, 0)], []);
     computeDependencies(root, task, 0);
     const outputs = [...task.nodesInGraph]
@@ -106,7 +105,7 @@ describe('Note [Distributed hooks]: a distributed pass driven through the public
     (send.nextEdges[0]!.node as Node).registerPrehook(() => {
       throw new Error('remote node failed');
     });
-    const task = new GraphTask(false, false, 0, new ReadyQueue(), null, true);
+    const task = new GraphTask({ keepGraph: false, exitOnError: true });
     computeDependencies(send, task, 0);
     send.grads = [tensor([1])];
     getEngine().executeGraphTaskUntilReadyQueueEmpty(task, send, new InputBuffer(0));

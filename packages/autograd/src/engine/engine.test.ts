@@ -85,7 +85,7 @@ describe('ReadyQueue pop order', () => {
     const early = new Logged('early', log);
     const late = new Logged('late', log);
     const engine = getEngine();
-    const shallow = engine.prepare([new Edge(early, 0)], [tensor([1])], false, false, true, []).task;
+    const shallow = engine.prepare([new Edge(early, 0)], [tensor([1])], {}).task;
     q.push(new NodeTask(shallow, early, new InputBuffer(1)));
     q.push(new NodeTask(shallow, late, new InputBuffer(1)));
     q.push(new NodeTask(shallow, null, null));
@@ -125,7 +125,7 @@ describe('execution order', () => {
     left.setNextEdges([new Edge(join, 0)]);
     right.setNextEdges([new Edge(join, 0)]);
     root.setNextEdges([new Edge(left, 0), new Edge(right, 0)]);
-    getEngine().execute([new Edge(root, 0)], [tensor([1])], false, false, true);
+    getEngine().execute([new Edge(root, 0)], [tensor([1])]);
     // right was created after left, so it has the higher sequenceNr and runs first
     expect(log).toEqual(['root', 'right', 'left', 'join']);
     expect(seen.map((g) => g.tolist())).toEqual([[2]]);
@@ -137,13 +137,7 @@ describe('execution order', () => {
     (x.mul(2).gradFn as Node).registerPrehook(() => void calls.push('single'));
     const a = x.mul(3);
     const b = x.mul(4);
-    getEngine().execute(
-      [new Edge(a.gradFn as Node, 0), new Edge(b.gradFn as Node, 0)],
-      [tensor([1]), tensor([1])],
-      false,
-      false,
-      true,
-    );
+    getEngine().execute([new Edge(a.gradFn as Node, 0), new Edge(b.gradFn as Node, 0)], [tensor([1]), tensor([1])]);
     expect(x.grad!.tolist()).toEqual([7]);
     expect(new GraphRoot([], []).name()).toBe('GraphRoot');
   });

@@ -16,6 +16,18 @@ import { asyncGraphTask, currentGraphTask, popGraphTask, pushGraphTask } from '.
 import { validateOutputs } from './validateOutputs.js';
 import { printStack } from './anomalyMetadata.js';
 
+/** How Engine.execute runs a pass (PyTorch's Engine::execute arguments, named). */
+export interface ExecuteOptions {
+  /** keep the saved tensors after the pass (retainGraph); default false */
+  keepGraph?: boolean;
+  /** record the pass as a graph of its own; default false */
+  createGraph?: boolean;
+  /** accumulate into the leaves' `.grad` (backward) rather than only capture (grad()); default true */
+  accumulateGrad?: boolean;
+  /** run only what reaches these edges; grad() captures their gradients; default none (everything) */
+  outputs?: Edge[];
+}
+
 /** A prepared backward pass: its GraphTask, the node to start from and that node's gradients. */
 export interface PreparedTask {
   task: GraphTask;
@@ -50,15 +62,8 @@ export class Engine {
    * PyTorch's Engine::execute, synchronously: returns the captured gradients (grad()).
    * `outputs` non-empty restricts execution (grad() / backward(inputs=)).
    */
-  execute(
-    roots: Edge[],
-    inputs: Grads,
-    keepGraph: boolean,
-    createGraph: boolean,
-    accumulateGrad: boolean,
-    outputs: Edge[] = [],
-  ): Grads {
-    const prepared = this.prepare(roots, inputs, keepGraph, createGraph, accumulateGrad, outputs);
+  execute(roots: Edge[], inputs: Grads, opts: ExecuteOptions = {}): Grads {
+    const prepared = this.prepare(roots, inputs, opts);
     this.executeWithGraphTask(prepared);
     const { task } = prepared;
     this.runReentrantAware(task);
@@ -67,15 +72,8 @@ export class Engine {
   }
 
   /** The same pass driven asynchronously through the lanes (Note [Device lanes]); nodes may await. */
-  async executeAsync(
-    roots: Edge[],
-    inputs: Grads,
-    keepGraph: boolean,
-    createGraph: boolean,
-    accumulateGrad: boolean,
-    outputs: Edge[] = [],
-  ): Promise<Grads> {
-    const prepared = this.prepare(roots, inputs, keepGraph, createGraph, accumulateGrad, outputs);
+  async executeAsync(roots: Edge[], inputs: Grads, opts: ExecuteOptions = {}): Promise<Grads> {
+    const prepared = this.prepare(roots, inputs, opts);
     const { task } = prepared;
     if (task.reentrantDepth > 0 && task.reentrantDepth % MAX_DEPTH === 0) {
       // See Note [Reentrant backward]: every MAX_DEPTH nested levels, go on from a fresh stack
@@ -96,11 +94,7 @@ export class Engine {
   prepare(
     roots: Edge[],
     inputs: Grads,
-    keepGraph: boolean,
-    createGraph: boolean,
-    accumulateGrad: boolean,
-    outputs: Edge[],
-    exitOnError = false,
+    { keepGraph = false, createGraph = false, accumulateGrad = true, outputs = [] }: ExecuteOptions,
   ): PreparedTask {
     const seeds = validateOutputs(roots, inputs, '');
     if (!accumulateGrad && outputs.length === 0)
@@ -109,7 +103,7 @@ export class Engine {
     const depth = parent ? parent.reentrantDepth + 1 : 0;
     // a reentrant backward shares its caller's cpu queue, like PyTorch's thread-local queue
     const queue = parent ? parent.cpuReadyQueue : new ReadyQueue();
-    const task = new GraphTask(keepGraph, createGraph, depth, queue, null, exitOnError);
+    const task = new GraphTask({ keepGraph, createGraph, reentrantDepth: depth, cpuReadyQueue: queue });
     const single = roots.length === 1 && roots[0]!.node !== null;
     const root = single ? roots[0]!.node! : new GraphRoot(roots, seeds);
     const minTopo = computeMinTopologicalNr(outputs);
@@ -122,10 +116,9 @@ export class Engine {
 
   /**
    * Queues `root` with its gradients on the task: the first half of PyTorch's
-   * execute_with_graph_task (the caller, the owner, then drives the task: execute, or
-   * runUntilReadyQueueEmpty for the distributed engine).
+   * execute_with_graph_task (the caller, the owner, then drives the task).
    */
-  executeWithGraphTask({ task, root, buffer }: PreparedTask): void {
+  private executeWithGraphTask({ task, root, buffer }: PreparedTask): void {
     task.owner ??= CPU;
     task.outstandingTasks++;
     this.readyQueue(task.cpuReadyQueue, buffer.device()).push(new NodeTask(task, root, buffer));
@@ -179,22 +172,21 @@ export class Engine {
    *   `setNextEdges(collectNextEdges(tensors))` / `gradientEdge(t)` (SendRpcBackward), and make
    *   it the gradFn of received tensors with `setHistory(t, node)` (RecvRpcBackward; records
    *   their input metadata). Inside apply, `currentGraphTask()` is the running GraphTask.
-   * - a pass: `new GraphTask(keepGraph, false, 0, new ReadyQueue(), null, true)` (exitOnError);
+   * - a pass: `new GraphTask({ keepGraph, exitOnError: true })`;
    *   `computeDependencies(root, task, 0)` from a dummy `GraphRoot` whose next edges are the
    *   root edges plus every send function of the context (or from each of them in turn);
    *   `initToExecute(root, task, outputs, false, 0)` with outputs = the AccumulateGrad and
    *   RecvRpcBackward edges, then, per `task.execInfo.get(node)`, push capture `hooks` that
    *   redirect a leaf's gradient into the context instead of `.grad`, and set `needed = true`
    *   on RecvRpcBackward nodes so they run.
-   * - running it: `executeGraphTaskUntilReadyQueueEmpty(task, node, buffer)` (or
-   *   `executeWithGraphTask` + `runUntilReadyQueueEmpty`) runs from a node on this caller until
-   *   nothing is ready; call it again when a send function receives gradients; an extra
-   *   `task.outstandingTasks++` holds the task open between calls. `finish(task)` completes it
-   *   (leftovers check, queueCallback callbacks); `task.hasError` / `task.error` /
-   *   `task.futureResult` report the first error.
+   * - running it: `executeGraphTaskUntilReadyQueueEmpty(task, node, buffer)`, the one entry
+   *   point, runs from a node on this caller until nothing is ready; call it again when a send
+   *   function receives gradients; an extra `task.outstandingTasks++` holds the task open
+   *   between calls. `finish(task)` completes it (leftovers check, queueCallback callbacks);
+   *   `task.hasError` / `task.error` / `task.futureResult` report the first error.
    */
-  /** Runs the nodes queued on `task` on this caller until none is left, without completing it (see Note [Distributed hooks]). */
-  runUntilReadyQueueEmpty(task: GraphTask): void {
+  /** Runs the nodes queued on `task` on this caller until none is left (stopping at the first error), without completing it. */
+  private runUntilReadyQueueEmpty(task: GraphTask): void {
     for (
       let nt = task.cpuReadyQueue.pop() ?? this.popLaneTask();
       nt;
@@ -210,15 +202,8 @@ export class Engine {
    * `buffer` on `task`, runs what becomes ready until the queue is empty (stopping at the
    * first error) and completes the task if nothing is outstanding. See Note [Distributed hooks].
    */
-  executeGraphTaskUntilReadyQueueEmpty(
-    task: GraphTask,
-    root: Node,
-    buffer: InputBuffer,
-    incrementOutstandingTasks = true,
-  ): void {
-    task.owner ??= CPU;
-    if (incrementOutstandingTasks) task.outstandingTasks++;
-    this.readyQueue(task.cpuReadyQueue, buffer.device()).push(new NodeTask(task, root, buffer));
+  executeGraphTaskUntilReadyQueueEmpty(task: GraphTask, root: Node, buffer: InputBuffer): void {
+    this.executeWithGraphTask({ task, root, buffer });
     this.runUntilReadyQueueEmpty(task);
     if (task.completed()) task.markAsCompletedAndRunPostProcessing();
   }

@@ -4,7 +4,6 @@ import {
   GraphRoot,
   GraphTask,
   InputBuffer,
-  ReadyQueue,
   computeDependencies,
   getEngine,
   queueCallback,
@@ -12,7 +11,7 @@ import {
 } from '../index.js';
 import { Logged, link } from '../__tests__/testNodes.js';
 
-const run = (root: Logged) => getEngine().execute([new Edge(root, 0)], [tensor([1])], false, false, true);
+const run = (root: Logged) => getEngine().execute([new Edge(root, 0)], [tensor([1])]);
 const fail = (message: string) => () => {
   throw new Error(message);
 };
@@ -58,7 +57,7 @@ describe('GraphTask completion (exec_post_processing)', () => {
     link(a, join);
     link(b, join);
     // dependencies counted from both a and b, but only a runs (the distributed engine's situation)
-    const task = new GraphTask(false, false, 0, new ReadyQueue());
+    const task = new GraphTask({ keepGraph: false });
     computeDependencies(new GraphRoot([new Edge(a, 0), new Edge(b, 0)], []), task, 0);
     getEngine().executeGraphTaskUntilReadyQueueEmpty(task, a, InputBuffer.of([tensor([1])]));
     expect(task.futureCompleted).toBe(true);
@@ -71,18 +70,18 @@ describe('GraphTask completion (exec_post_processing)', () => {
     const stranger = new Logged('Stranger', []);
     const root = new Logged('root', []);
     link(root, stranger);
-    const task = new GraphTask(false, false, 0, new ReadyQueue());
+    const task = new GraphTask({ keepGraph: false });
     getEngine().executeGraphTaskUntilReadyQueueEmpty(task, root, InputBuffer.of([tensor([1])]));
     expect(String(task.error)).toContain('dependency not found for Stranger');
   });
 
   it('exitOnError: the task is complete at the first error even with work outstanding', () => {
-    const task = new GraphTask(false, false, 0, new ReadyQueue(), null, true);
+    const task = new GraphTask({ keepGraph: false, exitOnError: true });
     task.outstandingTasks = 3;
     expect(task.completed()).toBe(false);
     task.setError(new Error('x'));
     expect(task.completed()).toBe(true);
-    const plain = new GraphTask(false, false, 0, new ReadyQueue());
+    const plain = new GraphTask({ keepGraph: false });
     plain.outstandingTasks = 3;
     plain.setError(new Error('x'));
     expect(plain.completed()).toBe(false);
@@ -90,11 +89,11 @@ describe('GraphTask completion (exec_post_processing)', () => {
   });
 
   it('the future resolves with the captured gradients, or rejects with the first error', async () => {
-    const ok = new GraphTask(false, false, 0, new ReadyQueue());
+    const ok = new GraphTask({ keepGraph: false });
     ok.capturedVars = [tensor([5])];
     ok.markAsCompletedAndRunPostProcessing();
     expect((await ok.futureResult)[0]!.tolist()).toEqual([5]);
-    const bad = new GraphTask(false, false, 0, new ReadyQueue());
+    const bad = new GraphTask({ keepGraph: false });
     bad.setError(new Error('first'));
     bad.setError(new Error('second'));
     await expect(bad.futureResult).rejects.toThrow('first');

@@ -2,7 +2,7 @@ import type { Device, Tensor } from '@wiregrad/tensor';
 import { AutogradError } from '../errors.js';
 import type { InputBuffer } from './inputBuffer.js';
 import type { Node } from './node.js';
-import type { ReadyQueue } from './readyQueue.js';
+import { ReadyQueue } from './readyQueue.js';
 import { popGraphTask, pushGraphTask } from './threadState.js';
 
 /** A grad() output to capture: the grad arriving at input `inputIdx` of a node goes to `capturedVars[outputIdx]`. */
@@ -21,6 +21,21 @@ export class ExecInfo {
   shouldExecute(): boolean {
     return this.needed || this.captures !== null;
   }
+}
+
+/** How a GraphTask runs (PyTorch's GraphTask constructor arguments); all but keepGraph have defaults. */
+export interface GraphTaskOptions {
+  keepGraph: boolean;
+  /** default false */
+  createGraph?: boolean;
+  /** default 0 (not nested) */
+  reentrantDepth?: number;
+  /** default a new one (a nested pass shares its parent's) */
+  cpuReadyQueue?: ReadyQueue;
+  /** default null (set to cpu when the task is first queued) */
+  owner?: Device | null;
+  /** default false */
+  exitOnError?: boolean;
 }
 
 /**
@@ -55,15 +70,30 @@ export class GraphTask {
   } | null = null;
   private outcome: { value: (Tensor | null)[] } | { error: unknown } | null = null;
 
-  constructor(
-    readonly keepGraph: boolean,
-    readonly createGraph: boolean,
-    readonly reentrantDepth: number,
-    readonly cpuReadyQueue: ReadyQueue,
-    owner: Device | null = null,
-    readonly exitOnError = false,
-  ) {
+  /** keep the saved tensors after the pass (retainGraph) */
+  readonly keepGraph: boolean;
+  /** record the backward pass as a graph of its own (createGraph) */
+  readonly createGraph: boolean;
+  /** how many passes this one is nested in (See Note [Reentrant backward]) */
+  readonly reentrantDepth: number;
+  readonly cpuReadyQueue: ReadyQueue;
+  /** complete at the first error instead of when nothing is outstanding (the distributed engine) */
+  readonly exitOnError: boolean;
+
+  constructor({
+    keepGraph,
+    createGraph = false,
+    reentrantDepth = 0,
+    cpuReadyQueue = new ReadyQueue(),
+    owner = null,
+    exitOnError = false,
+  }: GraphTaskOptions) {
+    this.keepGraph = keepGraph;
+    this.createGraph = createGraph;
+    this.reentrantDepth = reentrantDepth;
+    this.cpuReadyQueue = cpuReadyQueue;
     this.owner = owner;
+    this.exitOnError = exitOnError;
     this.gradModeDuringBackward = createGraph;
   }
 

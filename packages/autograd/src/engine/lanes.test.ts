@@ -41,7 +41,7 @@ describe('device lanes (Note [Device lanes])', () => {
   it('a node whose gradient is on gpu:0 is queued on the gpu lane, cpu nodes on the caller', () => {
     const log: string[] = [];
     const engine = getEngine();
-    const pushed = gpuLanePushes(() => engine.execute([new Edge(chain(log), 0)], [tensor([1])], false, false, true));
+    const pushed = gpuLanePushes(() => engine.execute([new Edge(chain(log), 0)], [tensor([1])]));
     expect(log).toEqual(['root@cpu', 'gpuNode@gpu:0', 'cpuLeaf@cpu']);
     expect(pushed).toEqual(['gpuNode']);
     expect(engine.lane(device('gpu:0')).queue.empty()).toBe(true);
@@ -49,17 +49,17 @@ describe('device lanes (Note [Device lanes])', () => {
 
   it('backwardAsync drives the same pass through the lane loops', async () => {
     const log: string[] = [];
-    await getEngine().executeAsync([new Edge(chain(log), 0)], [tensor([1])], false, false, true);
+    await getEngine().executeAsync([new Edge(chain(log), 0)], [tensor([1])]);
     expect(log).toEqual(['root@cpu', 'gpuNode@gpu:0', 'cpuLeaf@cpu']);
   });
 
   it('an error on a device lane reaches the caller, sync and async', async () => {
-    expect(() => getEngine().execute([new Edge(chain([], true), 0)], [tensor([1])], false, false, true)).toThrow(
+    expect(() => getEngine().execute([new Edge(chain([], true), 0)], [tensor([1])])).toThrow(
       'gpuNode failed on its lane',
     );
-    await expect(
-      getEngine().executeAsync([new Edge(chain([], true), 0)], [tensor([1])], false, false, true),
-    ).rejects.toThrow('gpuNode failed on its lane');
+    await expect(getEngine().executeAsync([new Edge(chain([], true), 0)], [tensor([1])])).rejects.toThrow(
+      'gpuNode failed on its lane',
+    );
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GraphTask, InputBuffer, NodeTask, ReadyQueue, runsBefore, tensor } from '../index.js';
 import { Logged } from '../__tests__/testNodes.js';
 
-const taskAt = (depth: number) => new GraphTask(false, false, depth, new ReadyQueue());
+const taskAt = (depth: number) => new GraphTask({ keepGraph: false, reentrantDepth: depth });
 
 describe('Note [Ready queue order]', () => {
   it('shutdown, then wake-up, then deeper reentrant depth, then higher sequenceNr', () => {

@@ -18,7 +18,7 @@ class Reentrant extends Node {
       const inner = new Reentrant(this.levels - 1, this.log);
       inner.addInputMetadata(x);
       inner.setNextEdges([]);
-      getEngine().execute([new Edge(inner, 0)], [tensor([1])], false, false, true);
+      getEngine().execute([new Edge(inner, 0)], [tensor([1])]);
     }
     this.log.push(this.levels);
     return this.nextEdges.map(() => grads[0] ?? null);
@@ -32,7 +32,7 @@ describe('reentrant backward', () => {
     const before = engine.poolHandOffs;
     const root = new Reentrant(MAX_DEPTH + 10, log);
     root.addInputMetadata(tensor([0]));
-    engine.execute([new Edge(root, 0)], [tensor([1])], false, false, true);
+    engine.execute([new Edge(root, 0)], [tensor([1])]);
     expect(log).toHaveLength(MAX_DEPTH + 11);
     expect(log[0]).toBe(0); // the deepest backward finished first
     expect(engine.poolHandOffs).toBeGreaterThan(before);
@@ -88,7 +88,7 @@ class AsyncReentrant extends Node {
     if (this.levels > 0) {
       const inner = new AsyncReentrant(this.levels - 1, this.log);
       inner.addInputMetadata(tensor([0]));
-      await getEngine().executeAsync([new Edge(inner, 0)], [tensor([1])], false, false, true);
+      await getEngine().executeAsync([new Edge(inner, 0)], [tensor([1])]);
     }
     this.log.push(this.levels);
     return this.nextEdges.map(() => grads[0] ?? null);
@@ -103,7 +103,7 @@ describe('reentrant backwardAsync past MAX_DEPTH', () => {
     const depth = 1000 + 7; // deeper than synchronous reentrancy can go on V8's stack
     const root = new AsyncReentrant(depth, log);
     root.addInputMetadata(tensor([0]));
-    await engine.executeAsync([new Edge(root, 0)], [tensor([1])], false, false, true);
+    await engine.executeAsync([new Edge(root, 0)], [tensor([1])]);
     expect(log).toHaveLength(depth + 1);
     expect(log[0]).toBe(0);
     expect(log[depth]).toBe(depth);
@@ -113,7 +113,7 @@ describe('reentrant backwardAsync past MAX_DEPTH', () => {
   it('a node that awaits cannot run in a synchronous backward: a clear error', () => {
     const root = new AsyncReentrant(1, []);
     root.addInputMetadata(tensor([0]));
-    expect(() => getEngine().execute([new Edge(root, 0)], [tensor([1])], false, false, true)).toThrow(
+    expect(() => getEngine().execute([new Edge(root, 0)], [tensor([1])])).toThrow(
       'AsyncReentrant.apply returned a Promise; nodes that await need backwardAsync()',
     );
   });

@@ -8,7 +8,7 @@ function deliver(grad: Tensor, expected: Tensor): Tensor | null {
   const leaf = new Logged('leaf', [], (g) => ((received = g[0] ?? null), []), expected);
   const producer = new Logged('Producer', [], () => [grad]);
   link(producer, leaf);
-  getEngine().execute([new Edge(producer, 0)], [tensor([1])], false, false, true);
+  getEngine().execute([new Edge(producer, 0)], [tensor([1])]);
   return received;
 }
 
@@ -38,7 +38,7 @@ describe("validate_outputs (every node's returned gradients)", () => {
     // an empty result is "no outputs" (PyTorch's leaf nodes); one too many is counted
     const two = new Logged('Two', [], () => [tensor([1]), tensor([1])]);
     link(two, leaf);
-    expect(() => getEngine().execute([new Edge(two, 0)], [tensor([1])], false, false, true)).toThrow(
+    expect(() => getEngine().execute([new Edge(two, 0)], [tensor([1])])).toThrow(
       'Function Two returned an invalid number of gradients - expected 1, but got 2',
     );
   });
@@ -60,7 +60,7 @@ describe("validate_outputs (every node's returned gradients)", () => {
 
   it('the root gradients are validated too, without a prefix', () => {
     const root = new Logged('root', [], () => [], tensor([[0, 0]]));
-    expect(() => getEngine().execute([new Edge(root, 0)], [tensor([1, 2, 3])], false, false, true)).toThrow(
+    expect(() => getEngine().execute([new Edge(root, 0)], [tensor([1, 2, 3])])).toThrow(
       /^invalid gradient at index 0 - got \[3\] but expected shape compatible with \[1, 2\]$/,
     );
   });

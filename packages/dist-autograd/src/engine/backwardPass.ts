@@ -3,7 +3,7 @@ import {
   Edge,
   GraphRoot,
   GraphTask,
-  ReadyQueue,
+  InputBuffer,
   computeDependencies,
   getEngine,
   initToExecute,
@@ -60,7 +60,7 @@ export function buildGraphTask(
   root: Node | null,
   retainGraph: boolean,
 ): GraphTask {
-  const task = new GraphTask(retainGraph, false, 0, new ReadyQueue(), null, true);
+  const task = new GraphTask({ keepGraph: retainGraph, exitOnError: true });
   const sends: SendRpcBackward[] = [...pass.reachableSends];
   const starts: Node[] = root ? [root, ...sends] : sends;
   for (const s of starts) computeDependencies(s, task, 0);
@@ -99,9 +99,9 @@ export function buildGraphTask(
   return task;
 }
 
-/** Runs what is ready on the pass's GraphTask (PyTorch's execute_graph_task_until_ready_queue_empty). */
-export function runReady(task: GraphTask): void {
-  getEngine().runUntilReadyQueueEmpty(task);
+/** Runs the pass's GraphTask from `root` (the local root or a send function) until nothing is ready (PyTorch's execute_graph_task_until_ready_queue_empty). */
+export function runFrom(task: GraphTask, root: Node): void {
+  getEngine().executeGraphTaskUntilReadyQueueEmpty(task, root, new InputBuffer(0));
 }
 
 /** Releases the hold on the GraphTask and completes it (final callbacks, leftovers check). */

@@ -1,11 +1,11 @@
-import { GraphRoot, InputBuffer, Tensor, getEngine, gradientEdge, onesLike, type Node } from '@wiregrad/autograd';
+import { GraphRoot, Tensor, gradientEdge, onesLike, type Node } from '@wiregrad/autograd';
 import { MessageType, getWorkerInfo } from '@wiregrad/rpc';
 import { sendToWorker } from '../sendToWorker.js';
 import { getContainer } from '../context/container.js';
 import type { BackwardPass, DistAutogradContext } from '../context/context.js';
 import { DistAutogradError } from '../errors.js';
 import type { PropagateGradientsReq } from '../messages/propagateGradientsReq.js';
-import { buildGraphTask, ensurePass, finishGraphTask, reachableRecvs, runReady } from './backwardPass.js';
+import { buildGraphTask, ensurePass, finishGraphTask, reachableRecvs, runFrom } from './backwardPass.js';
 import { firingSet } from './firingSet.js';
 import { collectingFor, setGradientReceiver } from './gradientMessages.js';
 
@@ -117,8 +117,7 @@ export async function backward(
       roots.map((t) => onesLike(t)),
     );
     const task = buildGraphTask(ctx, pass, root, opts.retainGraph ?? false);
-    getEngine().executeWithGraphTask({ task, root, buffer: new InputBuffer(0) });
-    runReady(task);
+    runFrom(task, root);
     checkTask(pass);
     await drain(pass);
     checkTask(pass);
@@ -182,8 +181,7 @@ export async function onPropagateGradients(
     sendFn.setGrads(req.grads);
     pass.fired.add(sendFn);
     collectingFor(from, inline, () => {
-      getEngine().executeWithGraphTask({ task, root: sendFn, buffer: new InputBuffer(0) });
-      runReady(task);
+      runFrom(task, sendFn);
     });
     checkTask(pass);
     await drain(pass);
