@@ -19,11 +19,14 @@ const KERNEL_NAMES: readonly WasmKernelName[] = [
   'softmaxF32',
 ];
 const MAX_ARGS = 14;
-// control words (Int32): 0 job sequence (-1: stop), 1 finished sequence, 2 error flag, 3 ready; args (Float64) from byte 16
+// control words (Int32): 0 job sequence (-1: stop), 1 finished sequence, 2 error flag, 3 ready,
+// 4 claimed sequence (Note [Unstarted tasks are taken back]); args (Float64) from byte ARGS
 const JOB = 0;
 const DONE = 1;
 const FAILED = 2;
 const READY = 3;
+const CLAIM = 4;
+const ARGS = 32;
 
 // Note [Pool worker]: plain JavaScript evaluated in the worker, so it needs no loader for
 // TypeScript; the platform binds `workerData` (Note [Pool on the web]). It instantiates the
@@ -34,7 +37,7 @@ const { module, memory, control, names } = workerData;
 const wasm = new WebAssembly.Instance(module, { env: { memory } }).exports;
 const fns = names.map((name) => wasm[name]);
 const ctl = new Int32Array(control);
-const args = new Float64Array(control, 16);
+const args = new Float64Array(control, ${ARGS});
 Atomics.store(ctl, ${READY}, 1);
 let seen = 0;
 for (;;) {
@@ -43,6 +46,7 @@ for (;;) {
   if (seq === seen) continue;
   if (seq < 0) break;
   seen = seq;
+  if (Atomics.compareExchange(ctl, ${CLAIM}, seq - 1, seq) !== seq - 1) continue;
   try {
     const list = [];
     for (let i = 0; i < args[1]; i++) list.push(args[2 + i]);
@@ -56,8 +60,8 @@ for (;;) {
 `;
 
 class PoolWorker {
-  readonly control = new Int32Array(new SharedArrayBuffer(16 + 8 * (2 + MAX_ARGS)));
-  private readonly args = new Float64Array(this.control.buffer, 16);
+  readonly control = new Int32Array(new SharedArrayBuffer(ARGS + 8 * (2 + MAX_ARGS)));
+  private readonly args = new Float64Array(this.control.buffer, ARGS);
   private seq = 0;
   readonly worker: PlatformThread;
 
@@ -83,6 +87,11 @@ class PoolWorker {
     this.seq++;
     Atomics.store(this.control, JOB, this.seq);
     Atomics.notify(this.control, JOB);
+  }
+
+  /** Takes the posted job back if the worker has not started it (then the caller runs it). */
+  takeBack(): boolean {
+    return Atomics.compareExchange(this.control, CLAIM, this.seq - 1, this.seq) === this.seq - 1;
   }
 
   /** Blocks until the posted job is done; false if it threw. */
@@ -115,6 +124,15 @@ class PoolWorker {
  * A task with no ready worker (a host without threads, a page whose workers have not
  * started: Note [Pool on the web]) runs on the calling thread after the first, so the
  * split, and with it every result, does not depend on where the tasks ran.
+ *
+ * Note [Unstarted tasks are taken back]
+ * On a loaded machine a woken worker may wait for a core for milliseconds; a caller that
+ * joined it would wait as long, slower than doing the work alone. So each job has a claim
+ * word: the worker runs a job only if it claims it first (compare-and-swap of the sequence
+ * before it to the job's own), and the calling thread, once its own tasks are done, claims
+ * each posted job it can and runs it itself; it waits only for jobs a worker claimed. A
+ * worker that finds its job claimed goes back to waiting, and the next job it is posted
+ * is claimed from the sequence the caller left. The tasks and their bytes stay the same.
  */
 export class ThreadPool {
   private readonly workers: PoolWorker[] = [];
@@ -136,13 +154,13 @@ export class ThreadPool {
   run(tasks: readonly WasmTask[]): void {
     if (tasks.length > this.threads)
       throw new TensorError('KERNEL_FAILED', `${tasks.length} tasks for a pool of ${this.threads} threads`);
-    const posted: PoolWorker[] = [];
+    const posted: [PoolWorker, WasmTask][] = [];
     const here: WasmTask[] = [tasks[0]!];
     for (let i = 1; i < tasks.length; i++) {
       const worker = this.workers[i - 1];
       if (worker?.ready()) {
         worker.post(tasks[i]!);
-        posted.push(worker);
+        posted.push([worker, tasks[i]!]);
       } else here.push(tasks[i]!);
     }
     let error: unknown = null;
@@ -151,8 +169,19 @@ export class ThreadPool {
     } catch (e) {
       error = e;
     }
+    // Note [Unstarted tasks are taken back]
     let workersOk = true;
-    for (const worker of posted) workersOk = worker.join() && workersOk;
+    for (const [worker, task] of posted) {
+      if (!worker.takeBack()) workersOk = worker.join() && workersOk;
+      else if (error === null) {
+        // a task meant for a worker fails as it would have there
+        try {
+          this.runtime.call(task);
+        } catch {
+          workersOk = false;
+        }
+      }
+    }
     if (error !== null) throw error;
     if (!workersOk)
       throw new TensorError('KERNEL_FAILED', `a wasm kernel failed on a pool thread (${tasks[0]!.kernel})`);
