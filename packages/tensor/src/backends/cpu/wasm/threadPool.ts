@@ -169,7 +169,7 @@ export class ThreadPool {
     } catch (e) {
       error = e;
     }
-    // Note [Unstarted tasks are taken back]
+    // the jobs no worker started run here (See Note [Unstarted tasks are taken back])
     let workersOk = true;
     for (const [worker, task] of posted) {
       if (!worker.takeBack()) workersOk = worker.join() && workersOk;
