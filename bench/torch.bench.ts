@@ -1,6 +1,6 @@
 // wiregrad's cpu device vs PyTorch on this machine (issue: the cpu device at the machine's limit).
 // PyTorch runs in a child process (bench/torchPeer.py), timed one call at a time in turns with ours.
-import { getNumThreads, randn, setNumThreads, tensor, tidy, type Tensor } from '@wiregrad/autograd';
+import { cpuKernelInfo, getNumThreads, randn, setNumThreads, tensor, tidy, type Tensor } from '@wiregrad/autograd';
 import { Linear, ReLU, Sequential, crossEntropy } from '@wiregrad/autograd/nn';
 import { SGD } from '@wiregrad/autograd/optim';
 import { tfjs } from './peers.js';
@@ -47,10 +47,13 @@ export async function run(): Promise<Row[] | void> {
   }
   const threads = getNumThreads();
   const rows: Row[] = [];
+  const tfw = await tfjs('wasm');
   try {
     for (const n of [512, 1024] as const) {
       const a = randn([n, n]);
       const b = randn([n, n]);
+      const ta = tfw.randomNormal([n, n]);
+      const tb = tfw.randomNormal([n, n]);
       // ours release their results, as tfjs-wasm's do and PyTorch's (by reference counting)
       const ours = (t: number) => () => {
         setNumThreads(t);
@@ -62,6 +65,11 @@ export async function run(): Promise<Row[] | void> {
           torchOne: () => peer.time(`matmul${n}`, 1),
           pool: ours(threads),
           torchPool: () => peer.time(`matmul${n}`, threads),
+          tfPool: () => {
+            const c = tfw.matMul(ta, tb);
+            c.dataSync();
+            c.dispose();
+          },
         },
         n === 1024 ? 9 : 25,
       );
@@ -80,9 +88,14 @@ export async function run(): Promise<Row[] | void> {
         row.peer += ` (${gflops(n, theirs).toFixed(0)} GFLOP/s)`;
         rows.push(row);
       }
+      const vsTf = compare(`matmul ${n} f32, ${threads} threads`, ['wiregrad', m.pool!], ['tfjs-wasm', m.tfPool!], 0);
+      vsTf.ours += ` (${gflops(n, m.pool!).toFixed(0)} GFLOP/s)`;
+      vsTf.peer += ` (${gflops(n, m.tfPool!).toFixed(0)} GFLOP/s)`;
+      rows.push(vsTf);
+      ta.dispose();
+      tb.dispose();
     }
 
-    const tfw = await tfjs('wasm');
     const x = randn([N_ELEM]);
     const y = randn([N_ELEM]);
     const tx = tfw.randomNormal([N_ELEM]);
@@ -99,6 +112,11 @@ export async function run(): Promise<Row[] | void> {
         tfAdd,
         exp: () => x.exp().dispose(),
         torchExp: () => peer.time('exp', threads),
+        tfExp: () => {
+          const c = tfw.exp(tx);
+          c.dataSync();
+          c.dispose();
+        },
       },
       41,
       5,
@@ -106,6 +124,7 @@ export async function run(): Promise<Row[] | void> {
     rows.push(compare('add 1M f32', ['wiregrad', m.add!], [`torch ${peer.version}`, m.torchAdd!], 0.5));
     rows.push(compare('add 1M f32', ['wiregrad', m.add!], ['tfjs-wasm', m.tfAdd!], 1 / 1.5));
     rows.push(compare('exp 1M f32', ['wiregrad', m.exp!], [`torch ${peer.version}`, m.torchExp!], 0.5));
+    rows.push(compare('exp 1M f32', ['wiregrad', m.exp!], ['tfjs-wasm', m.tfExp!], 0));
 
     const leaf = tensor(1.5, { requiresGrad: true });
     const net = oursMlp();
@@ -134,7 +153,8 @@ export async function run(): Promise<Row[] | void> {
     setNumThreads(threads);
     peer.close();
   }
-  printRows(`pytorch (${peer.python}, torch ${peer.version}; ${threads} threads each unless said)`, rows);
+  const simd = cpuKernelInfo().relaxedSimd ? 'relaxed SIMD gemm' : 'plain SIMD gemm';
+  printRows(`pytorch (${peer.python}, torch ${peer.version}; ${threads} threads each unless said; ${simd})`, rows);
   return rows;
 }
 
