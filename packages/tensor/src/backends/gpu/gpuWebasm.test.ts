@@ -4,7 +4,7 @@ import { gpuCompilations, gpuInfo, loadGpu, setGpuMode } from './gpuRuntime.js';
 import { CASES, expectClose } from './__tests__/opCases.js';
 
 // This file's own module graph (vitest isolates files): the gpu device forced to WebAssembly,
-// so the op specs run on it even where gpuDevice.test.ts runs on WebGL.
+// so the op specs run on it even where opParity.test.ts runs on WebGL.
 setGpuMode('webasm');
 
 describe('op parity on gpu:0 in gpu.js webasm mode', () => {
