@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as wiregrad from './index.js';
 import { AutogradError, Tensor, TensorError, grad, tensor } from './index.js';
 
 /**
@@ -57,6 +58,27 @@ describe('bad arguments (Note [Argument validation])', () => {
         for (const bad of BAD) {
           const result = await outcome(name, [...PREFIX.slice(0, pos), bad]);
           if (result !== 'ok' && result !== 'coded') raw.push(`${name} arg ${pos} = ${label(bad)}: ${result}`);
+        }
+      }
+    }
+    expect(raw).toEqual([]);
+  });
+
+  it('every functional form of a method (sum(x), view(x, ...), retainGrad(x)...) answers a non-tensor input with a coded error', async () => {
+    const functional = Object.entries(wiregrad).filter(
+      (entry): entry is [string, (...args: unknown[]) => unknown] =>
+        METHODS.includes(entry[0]) && typeof entry[1] === 'function',
+    );
+    expect(functional.length).toBeGreaterThan(80);
+    const raw: string[] = [];
+    for (const [name, fn] of functional) {
+      for (const bad of BAD) {
+        try {
+          const r = fn(bad, 0, 1);
+          if (r instanceof Promise) await r;
+        } catch (e) {
+          const coded = (e instanceof TensorError || e instanceof AutogradError) && typeof e.code === 'string';
+          if (!coded) raw.push(`${name}(${label(bad)}): ${(e as Error).name}: ${(e as Error).message}`);
         }
       }
     }

@@ -4,7 +4,7 @@ import { gradAccumulator } from './engine/gradientEdge.js';
 import type { Node, RemovableHandle } from './engine/node.js';
 import { AutogradError } from './errors.js';
 import { noGrad } from './gradMode.js';
-import { checkFunction } from './validate.js';
+import { checkFunction, checkTensor } from './validate.js';
 
 /**
  * Note [Tensor hooks]
@@ -21,6 +21,7 @@ import { checkFunction } from './validate.js';
  * to handle that case.
  */
 export function registerHook(t: Tensor, fn: (grad: Tensor) => Tensor | void): RemovableHandle {
+  checkTensor('registerHook', 'input', t);
   checkFunction('registerHook', 'hook', fn);
   if (!t.requiresGrad)
     throw new AutogradError('NO_GRAD_FN', "cannot register a hook on a tensor that doesn't require gradient");
@@ -30,6 +31,7 @@ export function registerHook(t: Tensor, fn: (grad: Tensor) => Tensor | void): Re
 
 /** A non-leaf keeps its gradient in `.grad` (summed over passes), like PyTorch's retain_grad; a no-op on leaves. */
 export function retainGrad(t: Tensor): void {
+  checkTensor('retainGrad', 'input', t);
   if (!t.requiresGrad)
     throw new AutogradError('NO_GRAD_FN', "can't retain_grad on Tensor that has requires_grad=False");
   if (t.isLeaf) return;
@@ -45,6 +47,7 @@ let nextHookId = 0;
 
 /** `fn(param)` after each accumulation into a leaf's `.grad` (PyTorch's register_post_accumulate_grad_hook). */
 export function registerPostAccumulateGradHook(t: Tensor, fn: (param: Tensor) => void): RemovableHandle {
+  checkTensor('registerPostAccumulateGradHook', 'input', t);
   checkFunction('registerPostAccumulateGradHook', 'hook', fn);
   if (!t.isLeaf)
     throw new AutogradError('INVALID_STATE', 'post accumulate grad hooks cannot be registered on non-leaf tensors');

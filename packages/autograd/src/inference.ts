@@ -1,5 +1,6 @@
 import type { Storage, Tensor } from '@wiregrad/tensor';
 import { isInferenceMode } from './gradMode.js';
+import { checkTensor } from './validate.js';
 
 /**
  * Note [Inference tensors]
@@ -19,5 +20,6 @@ export function storageCreated(t: Tensor): void {
 
 /** Whether `t` was made under inferenceMode, or is a view of such a tensor (PyTorch's is_inference). */
 export function isInference(t: Tensor): boolean {
+  checkTensor('isInference', 'input', t);
   return inferenceStorages.has(t.storage);
 }

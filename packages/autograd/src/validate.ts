@@ -7,6 +7,10 @@ function argumentError(fn: string, name: string, expected: string, got: unknown)
   return new AutogradError('INVALID_ARGUMENT', `${fn}(): argument '${name}' must be ${expected}, not ${typeName(got)}`);
 }
 
+export function checkTensor(fn: string, name: string, v: unknown): void {
+  if (!(v instanceof Tensor)) throw argumentError(fn, name, 'Tensor', v);
+}
+
 /** A tensor or a list of them (null entries allowed where `nullable`, for gradients PyTorch lets be None). */
 export function checkTensors(fn: string, name: string, v: unknown, nullable = false): void {
   const ok = (t: unknown) => t instanceof Tensor || (nullable && (t === null || t === undefined));

@@ -63,6 +63,7 @@ export const clamp_ = (x: Tensor, min?: number | null, max?: number | null): Ten
 
 /** Copies `src` (broadcast to x's shape, any dtype, any device) into x. */
 export function copy_(x: Tensor, src: Tensor): Tensor {
+  checkTensor('copy_', 'input', x);
   checkTensor('copy_', 'src', src);
   checkWritable(x, src.shape);
   runKernel1(K.CopyInto, [x, moveTo(src, x.device)], { gradFnName: 'CopyBackwards' });
@@ -71,9 +72,13 @@ export function copy_(x: Tensor, src: Tensor): Tensor {
 
 /** Writes `value` (cast to x's dtype) into every element; like torch, aliased views (expand) may be filled. */
 export function fill_(x: Tensor, value: number | boolean): Tensor {
+  checkTensor('fill_', 'input', x);
   checkScalar('fill_', 'value', value);
   runKernel1(K.Fill, [x], { value: Number(value), gradFnName: 'FillBackward0' });
   return x;
 }
 
-export const zero_ = (x: Tensor): Tensor => fill_(x, 0);
+export function zero_(x: Tensor): Tensor {
+  checkTensor('zero_', 'input', x);
+  return fill_(x, 0);
+}

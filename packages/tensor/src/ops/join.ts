@@ -5,7 +5,7 @@ import { normalizeDim } from '../shape.js';
 import type { Tensor } from '../tensor.js';
 import { operandsResultType, promoteOperands } from './operands.js';
 import { narrow, unsqueeze } from './view.js';
-import { checkDims, checkInt, checkTensorList } from '../validate.js';
+import { checkDims, checkInt, checkTensor, checkTensorList } from '../validate.js';
 
 /**
  * Concatenates along `dim` (always a new tensor) with torch's rules and messages: dtypes
@@ -93,6 +93,7 @@ function splitSizes(total: number, size: number | readonly number[], d: number):
 
 /** Views (through narrow) of consecutive pieces along `dim`: of `size` each, or of the given sizes. */
 export function split(x: Tensor, size: number | readonly number[], dim = 0): Tensor[] {
+  checkTensor('split', 'input', x);
   checkDims('split', 'split_size_or_sections', size, false);
   checkInt('split', 'dim', dim);
   if (x.ndim === 0) throw new TensorError('INVALID_DIM', 'split expects at least a 1-dimensional tensor');
@@ -107,6 +108,7 @@ export function split(x: Tensor, size: number | readonly number[], dim = 0): Ten
 
 /** `n` pieces of ceil(size / n) along `dim` (fewer when the size runs out), like torch.chunk. */
 export function chunk(x: Tensor, n: number, dim = 0): Tensor[] {
+  checkTensor('chunk', 'input', x);
   checkInt('chunk', 'chunks', n);
   checkInt('chunk', 'dim', dim);
   if (!Number.isInteger(n) || n <= 0)

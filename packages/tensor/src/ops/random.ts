@@ -6,7 +6,7 @@ import { finish, fromData, type TensorOptions } from './creation.js';
 import { Xoshiro128StarStar } from './generator.js';
 import { copy_ } from './inplace.js';
 import { TORCH_TYPE_NAME } from './operands.js';
-import { checkNumber } from '../validate.js';
+import { checkNumber, checkTensor } from '../validate.js';
 
 let generator = Xoshiro128StarStar.fromSeed(Date.now());
 
@@ -114,6 +114,7 @@ export function randint(
 
 /** Fills x in place with values uniform in [from, to) (through the CopyInto kernel, so the version is bumped). */
 export function uniform_(x: Tensor, from = 0, to = 1): Tensor {
+  checkTensor('uniform_', 'input', x);
   checkNumber('uniform_', 'from', from);
   checkNumber('uniform_', 'to', to);
   if (from > to)
@@ -130,6 +131,7 @@ export function uniform_(x: Tensor, from = 0, to = 1): Tensor {
 
 /** Fills x in place with normal values of the given mean and std. */
 export function normal_(x: Tensor, mean = 0, std = 1): Tensor {
+  checkTensor('normal_', 'input', x);
   checkNumber('normal_', 'mean', mean);
   checkNumber('normal_', 'std', std);
   if (!(std >= 0)) throw new TensorError('INVALID_ARGUMENT', `normal expects std >= 0.0, but found std ${std}`);

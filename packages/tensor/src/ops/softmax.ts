@@ -4,9 +4,10 @@ import * as K from '../kernelNames.js';
 import { normalizeDim } from '../shape.js';
 import type { Tensor } from '../tensor.js';
 import { castTo } from './operands.js';
-import { checkInt } from '../validate.js';
+import { checkInt, checkTensor } from '../validate.js';
 
 function along(kernel: string, name: string, x: Tensor, dim: number): Tensor {
+  checkTensor(name, 'input', x);
   checkInt(name, 'dim', dim);
   const input = isFloatingPoint(x.dtype) ? x : castTo(x, 'float32');
   return runKernel1(kernel, [input], { dim: normalizeDim(dim, x.ndim) });

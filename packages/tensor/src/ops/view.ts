@@ -48,12 +48,14 @@ export function inferSize(shape: readonly number[], numel: number): number[] {
 
 /** A view when the strides allow it, else a contiguous copy (PyTorch's reshape); the shape as one list or as varargs. */
 export function reshape(x: Tensor, ...shape: Sizes): Tensor {
+  checkTensor('reshape', 'input', x);
   const target = inferSize(sizesArg('reshape', 'shape', shape), x.numel);
   return shapesEqual(target, x.shape) ? x : runKernel1(K.Reshape, [x], { shape: target });
 }
 
 /** Always a new view, even to the same shape (See Note [View ops]); PyTorch's error when the strides cannot express `shape`. */
 export function view(x: Tensor, ...shape: Sizes): Tensor {
+  checkTensor('view', 'input', x);
   const target = inferSize(sizesArg('view', 'shape', shape), x.numel);
   if (!viewStrides(x.shape, x.strides, target)) {
     throw new TensorError(
@@ -66,11 +68,13 @@ export function view(x: Tensor, ...shape: Sizes): Tensor {
 
 /** `x` viewed with the shape of `other` (PyTorch's Tensor.view_as). */
 export function viewAs(x: Tensor, other: Tensor): Tensor {
+  checkTensor('viewAs', 'input', x);
   checkTensor('viewAs', 'other', other);
   return view(x, other.shape);
 }
 
 export function permute(x: Tensor, ...dimsArg: Sizes): Tensor {
+  checkTensor('permute', 'input', x);
   const dims = sizesArg('permute', 'dims', dimsArg);
   if (dims.length !== x.ndim) {
     // torch's text, "sparse_coo" included, so that searches for it find this error
@@ -86,6 +90,7 @@ export function permute(x: Tensor, ...dimsArg: Sizes): Tensor {
 }
 
 export function transpose(x: Tensor, dim0: number, dim1: number): Tensor {
+  checkTensor('transpose', 'input', x);
   checkInt('transpose', 'dim0', dim0);
   checkInt('transpose', 'dim1', dim1);
   const a = normalizeDim(dim0, x.ndim);
@@ -97,6 +102,7 @@ export function transpose(x: Tensor, dim0: number, dim1: number): Tensor {
 
 /** Transpose of a tensor with at most 2 dims (0-D and 1-D tensors are returned as they are). */
 export function t(x: Tensor): Tensor {
+  checkTensor('t', 'input', x);
   if (x.ndim > 2)
     throw new TensorError('INVALID_DIM', `t() expects a tensor with <= 2 dimensions, but self is ${x.ndim}D`);
   return x.ndim < 2 ? x : transpose(x, 0, 1);
@@ -104,6 +110,7 @@ export function t(x: Tensor): Tensor {
 
 /** Removes size-1 dims: all of them, or those among `dim` (others are left, as in torch). */
 export function squeeze(x: Tensor, dim?: number | readonly number[]): Tensor {
+  checkTensor('squeeze', 'input', x);
   checkDims('squeeze', 'dim', dim);
   const dims =
     dim === undefined ? null : new Set((typeof dim === 'number' ? [dim] : dim).map((d) => normalizeDim(d, x.ndim)));
@@ -114,6 +121,7 @@ export function squeeze(x: Tensor, dim?: number | readonly number[]): Tensor {
 }
 
 export function unsqueeze(x: Tensor, dim: number): Tensor {
+  checkTensor('unsqueeze', 'input', x);
   checkInt('unsqueeze', 'dim', dim);
   const d = normalizeDim(dim, x.ndim + 1);
   return runKernel1(K.Reshape, [x], { shape: [...x.shape.slice(0, d), 1, ...x.shape.slice(d)] });
@@ -121,6 +129,7 @@ export function unsqueeze(x: Tensor, dim: number): Tensor {
 
 /** Broadcasts to `shape` without copying (stride 0); -1 keeps a dim. PyTorch's rules and messages. */
 export function expand(x: Tensor, ...sizes: Sizes): Tensor {
+  checkTensor('expand', 'input', x);
   const shape = sizesArg('expand', 'size', sizes);
   if (shape.length < x.ndim) {
     throw new TensorError(
@@ -153,6 +162,7 @@ export function expand(x: Tensor, ...sizes: Sizes): Tensor {
 
 /** Merges dims startDim..endDim into one (a view when the strides allow, like reshape); a 0-dim tensor gives [1]. */
 export function flatten(x: Tensor, startDim = 0, endDim = -1): Tensor {
+  checkTensor('flatten', 'input', x);
   checkInt('flatten', 'startDim', startDim);
   checkInt('flatten', 'endDim', endDim);
   if (x.ndim === 0) return reshape(x, [1]);
@@ -164,6 +174,7 @@ export function flatten(x: Tensor, startDim = 0, endDim = -1): Tensor {
 
 /** Python-style slice along `dim`: bounds clamp, negatives count from the end, step > 0. */
 export function slice(x: Tensor, dim: number, start?: number | null, end?: number | null, step = 1): Tensor {
+  checkTensor('slice', 'input', x);
   checkInt('slice', 'dim', dim);
   if (x.ndim === 0) throw new TensorError('INVALID_DIM', 'slice() cannot be applied to a 0-dim tensor.');
   const d = normalizeDim(dim, x.ndim);
@@ -189,6 +200,7 @@ export function slice(x: Tensor, dim: number, start?: number | null, end?: numbe
 
 /** `length` elements from `start` along `dim` (a negative start counts from the end). */
 export function narrow(x: Tensor, dim: number, start: number, length: number): Tensor {
+  checkTensor('narrow', 'input', x);
   checkInt('narrow', 'dim', dim);
   checkInt('narrow', 'start', start);
   checkInt('narrow', 'length', length);
@@ -210,6 +222,7 @@ export function narrow(x: Tensor, dim: number, start: number, length: number): T
 
 /** The slice at `index` along `dim`, with that dim removed (Slice, then Reshape). */
 export function select(x: Tensor, dim: number, index: number): Tensor {
+  checkTensor('select', 'input', x);
   checkInt('select', 'dim', dim);
   checkInt('select', 'index', index);
   if (x.ndim === 0) throw new TensorError('INVALID_DIM', 'select() cannot be applied to a 0-dim tensor.');
@@ -227,6 +240,7 @@ export function select(x: Tensor, dim: number, index: number): Tensor {
 
 /** The slices along `dim`, each with that dim removed: views of `x` (PyTorch's unbind). */
 export function unbind(x: Tensor, dim = 0): Tensor[] {
+  checkTensor('unbind', 'input', x);
   checkInt('unbind', 'dim', dim);
   if (x.ndim === 0) throw new TensorError('INVALID_DIM', 'Dimension specified as 0 but tensor has no dimensions');
   const d = normalizeDim(dim, x.ndim);
