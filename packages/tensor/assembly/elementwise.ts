@@ -122,3 +122,22 @@ export function unaryF32(op: i32, x: usize, out: usize, n: i32): void {
     default: unaryLoop(SILU, x, out, n); break;
   }
 }
+
+/**
+ * Note [Claimed chunks]
+ * A unary op split over the pool as equal ranges waits for its slowest thread, and on a
+ * loaded machine a thread may lose its core for milliseconds mid-range. Instead every
+ * thread runs this same task: it claims the next `chunk` elements with an atomic add on
+ * the shared counter at `next` (zero at the start) until none are left, so a thread that
+ * stalls holds up at most one chunk and the others take the rest. Each element's result
+ * does not depend on which thread computed it. `chunk` is a multiple of 16, so only the
+ * last chunk's padded SIMD tail goes past its end, into the region's padding.
+ */
+export function unaryF32Chunks(op: i32, x: usize, out: usize, n: i32, next: usize, chunk: i32): void {
+  for (;;) {
+    const start = atomic.add<i32>(next, chunk);
+    if (start >= n) return;
+    const off = <usize>start << 2;
+    unaryF32(op, x + off, out + off, min(chunk, n - start));
+  }
+}

@@ -15,6 +15,7 @@ const KERNEL_NAMES: readonly WasmKernelName[] = [
   'gemmScratchBytes',
   'binaryF32',
   'unaryF32',
+  'unaryF32Chunks',
   'sumF32',
   'softmaxF32',
 ];

@@ -109,6 +109,18 @@ describe('wasm elementwise kernels against the TypeScript loops', () => {
     expectIdentical(two[0]!, one[0]!);
     expectIdentical(two[1]!, one[1]!);
   });
+
+  it("claimed chunks (Note [Claimed chunks]): a ragged length gives one thread's bits on 2 and 3 threads", () => {
+    const a = values((1 << 18) + 16384 * 3 + 13, 23);
+    setNumThreads(1);
+    const one = [ops.exp(a), ops.sigmoid(a)].map((t) => t.toTypedArray() as Float32Array);
+    for (const count of [2, 3]) {
+      setNumThreads(count);
+      const many = [ops.exp(a), ops.sigmoid(a)].map((t) => t.toTypedArray() as Float32Array);
+      expectIdentical(many[0]!, one[0]!);
+      expectIdentical(many[1]!, one[1]!);
+    }
+  });
 });
 
 describe('wasm sum and softmax against the TypeScript kernels', () => {

@@ -28,8 +28,6 @@ const UNARY_OPS: Readonly<Record<string, number>> = {
 const MIN_ELEMENTS = 4096;
 /** Each pool thread gets at least this many elements. */
 const MIN_THREAD_ELEMENTS = 1 << 17;
-/** Thread ranges start on 64-byte boundaries, so a padded SIMD tail never reaches the next range. */
-const ALIGN = 16;
 
 export function hasWasmBinary(kernelName: string): boolean {
   return kernelName in BINARY_OPS;
@@ -164,12 +162,13 @@ export function wasmUnary(kernelName: string, x: Tensor): Tensor | null {
   runtime.reset();
   const xPtr = stageFlat(runtime, x, n);
   const outPtr = runtime.alloc(n * 4);
-  return run(
+  const next = runtime.alloc(4);
+  runtime.heapF32()[next >> 2] = 0;
+  // every thread runs the same task, claiming chunks until none are left (Note [Claimed chunks])
+  const task: WasmTask = { kernel: 'unaryF32Chunks', args: [op, xPtr, outPtr, n, next, CHUNK] };
+  runParallel(
     runtime,
-    n,
-    ALIGN,
-    (s, e) => ({ kernel: 'unaryF32', args: [op, xPtr + 4 * s, outPtr + 4 * s, e - s] }),
-    outPtr,
-    x.shape,
+    Array.from({ length: Math.min(getNumThreads(), Math.floor(n / MIN_THREAD_ELEMENTS)) }, () => task),
   );
+  return runtime.unstage(outPtr, x.shape);
 }

@@ -37,6 +37,7 @@ export interface WasmKernels {
   gemmScratchBytes(n: number): number;
   binaryF32(op: number, mode: number, a: number, b: number, out: number, n: number, cols: number): void;
   unaryF32(op: number, x: number, out: number, n: number): void;
+  unaryF32Chunks(op: number, x: number, out: number, n: number, next: number, chunk: number): void;
   sumF32(x: number, o: number, r: number, i: number, out: number, acc: number): void;
   softmaxF32(x: number, out: number, rows: number, n: number, log: number): void;
 }
