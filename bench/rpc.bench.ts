@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { Dealer } from 'zeromq';
 import { rand, tensor, type Tensor } from '@wiregrad/autograd';
 import { backward, context, getGradients } from '@wiregrad/dist-autograd';
-import { getRpcStats, initRpc, rpcAsync, rpcSync, shutdown } from '@wiregrad/rpc';
+import { getRpcStats, initRpc, rpcAsync, rpcSync, shutdown } from '@wiregrad/rpc/internal';
 import { freePort } from '@wiregrad/test-helpers';
 import { compare, printRows, type Row } from './report.js';
 

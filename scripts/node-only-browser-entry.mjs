@@ -4,7 +4,7 @@
 // Note [Node-only packages in browser bundles]
 // With it, a bundler that targets browsers builds without reaching zeromq or `node:` modules, and
 // importing the package throws one clear error naming it and the reason, instead of a bundler
-// failure deep inside a dependency. The module exports every name dist/index.js exports, so
+// failure deep inside a dependency. The module exports every name the package's entry points export, so
 // named imports bundle. Usage: node ../../scripts/node-only-browser-entry.mjs "<why it needs Node>"
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,8 +13,12 @@ import { pathToFileURL } from 'node:url';
 const reason = process.argv[2];
 if (!reason) throw new Error('usage: node-only-browser-entry.mjs "<why the package needs Node>"');
 const dir = process.cwd();
-const { name } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-const names = Object.keys(await import(pathToFileURL(join(dir, 'dist/index.js')).href))
+const { name, exports } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+// every entry point's names (`.` and e.g. `./internal`): they all resolve here under `browser`
+const entries = Object.values(exports).map((e) => e.import);
+const names = [
+  ...new Set((await Promise.all(entries.map((e) => import(pathToFileURL(join(dir, e)).href)))).flatMap(Object.keys)),
+]
   .filter((n) => n !== 'default')
   .sort();
 const message = `${name} runs only on Node.js: ${reason}. In a browser, use @wiregrad/tensor, @wiregrad/autograd and @wiregrad/nn.`;

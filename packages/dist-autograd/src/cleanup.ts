@@ -1,4 +1,4 @@
-import { MessageType, maybeRpcState } from '@wiregrad/rpc';
+import { MessageType, maybeRpcState } from '@wiregrad/rpc/internal';
 import { getContainer, maybeContainer } from './context/container.js';
 import type { DistAutogradContext } from './context/context.js';
 import type { CleanupAutogradContextReq } from './messages/cleanupAutogradContextReq.js';

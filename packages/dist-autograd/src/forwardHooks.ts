@@ -1,4 +1,13 @@
-import { MessageType, type Message, type WorkerInfo, getWorkerInfo, rpcState } from '@wiregrad/rpc';
+import {
+  type Message,
+  MessageType,
+  type OutgoingMessage,
+  type WorkerInfo,
+  checkedMessage,
+  getWorkerInfo,
+  outgoing,
+  rpcState,
+} from '@wiregrad/rpc/internal';
 import { releaseArrived, takeReleases } from './cleanup.js';
 import { getContainer } from './context/container.js';
 import type { DistAutogradContext } from './context/context.js';
@@ -7,7 +16,7 @@ import { RecvRpcBackward } from './functions/recvRpcBackward.js';
 import { SendRpcBackward } from './functions/sendRpcBackward.js';
 import type { RpcWithAutograd } from './messages/rpcWithAutograd.js';
 
-type Outgoing = Omit<Message, 'id'>;
+type Wrapper = typeof MessageType.FORWARD_AUTOGRAD_REQ | typeof MessageType.FORWARD_AUTOGRAD_RESP;
 
 /**
  * Note [Forward recording]
@@ -17,7 +26,7 @@ type Outgoing = Omit<Message, 'id'>;
  * on arrival, one RecvRpcBackward as their grad_fn. The answer is wrapped the same way
  * (FORWARD_AUTOGRAD_RESP), so gradients of returned tensors flow back to the callee.
  */
-function wrap(ctx: DistAutogradContext, type: Message['type'], msg: Outgoing, releases?: bigint[]): Outgoing {
+function wrap(ctx: DistAutogradContext, type: Wrapper, msg: OutgoingMessage, releases?: bigint[]): OutgoingMessage {
   const container = getContainer();
   const messageId = container.newMessageId();
   const tensors = tensorsRequiringGrad(msg.payload);
@@ -31,7 +40,7 @@ function wrap(ctx: DistAutogradContext, type: Message['type'], msg: Outgoing, re
     ...(send ? { reaches: send.reaches } : {}),
     ...(releases ? { releases } : {}),
   };
-  return { type, payload };
+  return outgoing(type, payload);
 }
 
 /** Attaches one RecvRpcBackward to the tensors that arrived requiring grad. */
@@ -44,7 +53,7 @@ function attachRecv(ctx: DistAutogradContext, w: RpcWithAutograd): void {
   );
 }
 
-export function wrapRequest(to: WorkerInfo, msg: Outgoing): Outgoing {
+export function wrapRequest(to: WorkerInfo, msg: OutgoingMessage): OutgoingMessage {
   const ctx = getContainer().currentContext();
   if (!ctx) return msg;
   ctx.addKnownWorkerId(to.id);
@@ -54,22 +63,25 @@ export function wrapRequest(to: WorkerInfo, msg: Outgoing): Outgoing {
 
 export function unwrapResponse(_from: WorkerInfo, msg: Message): Message {
   if (msg.type !== MessageType.FORWARD_AUTOGRAD_RESP) return msg;
-  const w = msg.payload as RpcWithAutograd;
+  const w = msg.payload;
   const ctx = getContainer().getOrCreateContext(w.metadata.contextId);
   attachRecv(ctx, w);
-  return { type: w.wrappedType, id: msg.id, payload: w.payload };
+  return checkedMessage({ type: w.wrappedType, id: msg.id, payload: w.payload });
 }
 
 /** FORWARD_AUTOGRAD_REQ: record the recv side, run the wrapped call inside the context, wrap the answer. */
-export async function onForwardRequest(msg: Message, from: WorkerInfo): Promise<Outgoing> {
+export async function onForwardRequest(
+  msg: Message<typeof MessageType.FORWARD_AUTOGRAD_REQ>,
+  from: WorkerInfo,
+): Promise<OutgoingMessage> {
   const container = getContainer();
-  const w = msg.payload as RpcWithAutograd;
+  const w = msg.payload;
   releaseArrived(w.releases, w.fromWorkerId); // See Note [Releases ride on the next message]
   const ctx = container.getOrCreateContext(w.metadata.contextId);
   ctx.addKnownWorkerId(w.fromWorkerId);
   attachRecv(ctx, w);
   const reply = await container.current.run(ctx.contextId, () =>
-    rpcState().agent.dispatch({ type: w.wrappedType, id: msg.id, payload: w.payload }, from),
+    rpcState().agent.dispatch(checkedMessage({ type: w.wrappedType, id: msg.id, payload: w.payload }), from),
   );
   ctx.touch();
   return wrap(ctx, MessageType.FORWARD_AUTOGRAD_RESP, reply);

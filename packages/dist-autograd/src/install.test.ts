@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RpcError, setRRefBackward, setRpcAutogradHooks } from '@wiregrad/rpc';
+import { RpcError, setRRefBackward, setRpcAutogradHooks } from '@wiregrad/rpc/internal';
 import './index.js';
 
 describe("importing @wiregrad/dist-autograd fills rpc's hook slots once (Note [Hook slots install once] in @wiregrad/tensor)", () => {

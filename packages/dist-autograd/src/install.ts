@@ -1,5 +1,5 @@
 import { Tensor } from '@wiregrad/autograd';
-import { MessageType, type RRef, onWorkerLeave, setRRefBackward, setRpcAutogradHooks } from '@wiregrad/rpc';
+import { MessageType, type RRef, onWorkerLeave, setRRefBackward, setRpcAutogradHooks } from '@wiregrad/rpc/internal';
 import { sendToWorker } from './sendToWorker.js';
 import { forgetWorker } from './workerGone.js';
 import {
@@ -14,8 +14,7 @@ import { initContainer, resetContainer } from './context/container.js';
 import { backward, onPropagateGradients } from './engine/distEngine.js';
 import { DistAutogradError } from './errors.js';
 import { onForwardRequest, unwrapResponse, wrapRequest } from './forwardHooks.js';
-import type { CleanupAutogradContextReq } from './messages/cleanupAutogradContextReq.js';
-import type { PropagateGradientsReq } from './messages/propagateGradientsReq.js';
+import './messages/payloads.js';
 import type { RRefBackwardReq } from './messages/rrefBackwardReq.js';
 
 /** PyTorch's RRef.backward: the owner runs it (locally for contextId -1), a user asks the owner. */
@@ -52,17 +51,17 @@ setRpcAutogradHooks({
     [MessageType.FORWARD_AUTOGRAD_REQ]: onForwardRequest,
     [MessageType.BACKWARD_AUTOGRAD_REQ]: async (msg, from) => {
       // See Note [Gradients ride on the answer] and Note [Releases ride on the next message]
-      const req = msg.payload as PropagateGradientsReq;
+      const req = msg.payload;
       releaseArrived(req.releases, from.id);
       const inline = await onPropagateGradients(req, from.id);
       return { type: MessageType.BACKWARD_AUTOGRAD_RESP, payload: inline.length > 0 ? { inline } : {} };
     },
     [MessageType.CLEANUP_AUTOGRAD_CONTEXT_REQ]: async (msg, from) => {
-      await releaseContextsIfPresent((msg.payload as CleanupAutogradContextReq).contextIds, from.id);
+      await releaseContextsIfPresent(msg.payload.contextIds, from.id);
       return { type: MessageType.CLEANUP_AUTOGRAD_CONTEXT_RESP, payload: {} };
     },
     [MessageType.RREF_BACKWARD_REQ]: async (msg) => {
-      const { rref, contextId, retainGraph } = msg.payload as RRefBackwardReq;
+      const { rref, contextId, retainGraph } = msg.payload;
       try {
         await rrefBackward(rref, contextId, retainGraph);
       } finally {

@@ -1,4 +1,4 @@
-import { type Message, type MessageType, RpcError, rpcState } from '@wiregrad/rpc';
+import { type Message, type MessageType, type PayloadOf, RpcError, outgoing, rpcState } from '@wiregrad/rpc/internal';
 
 /**
  * Note [Reaching a worker]
@@ -10,10 +10,10 @@ import { type Message, type MessageType, RpcError, rpcState } from '@wiregrad/rp
  * when this worker is not (or no longer) in a group. Nothing throws synchronously, and no
  * caller sends to a worker that is gone.
  */
-export function sendToWorker(
+export function sendToWorker<T extends MessageType>(
   workerId: number,
-  type: MessageType,
-  payload: unknown,
+  type: T,
+  payload: PayloadOf<T>,
   timeoutMs?: number,
 ): Promise<Message> {
   try {
@@ -21,7 +21,7 @@ export function sendToWorker(
     const info = agent.workerInfoById(workerId);
     if (!info)
       throw agent.departure(workerId) ?? new RpcError('UNKNOWN_WORKER', `Unknown destination worker rank ${workerId}`);
-    return agent.send(info, { type, payload }, timeoutMs ?? defaultTimeoutMs);
+    return agent.send(info, outgoing(type, payload), timeoutMs ?? defaultTimeoutMs);
   } catch (e) {
     return Promise.reject(e);
   }

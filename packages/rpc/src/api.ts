@@ -1,3 +1,4 @@
+import { returnedValue, type OutgoingMessage } from './messages/message.js';
 import { curveKeyPair } from 'zeromq';
 import { Agent, type CurveKeys, type PeerSpec } from './agent/agent.js';
 import { WorkerInfo, validateWorkerName } from './agent/workerInfo.js';
@@ -103,8 +104,6 @@ function checkOptions(
   return { rpcTimeout, numWorkerThreads };
 }
 
-type Record_ = WorkerRecord & { deviceMaps?: DeviceMaps };
-
 /**
  * Joins the RPC group (torch.distributed.rpc.init_rpc): rendezvous, agent, connections to
  * every peer. With a `worldSize`, every rank in [0, worldSize) meets at the rendezvous; without
@@ -132,10 +131,8 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
       store?.remove(info.name);
       emitLeave(info, reason);
     },
-    admit: (payload, from) => {
-      const r = payload as Record_;
-      if (r?.name !== from || !Number.isInteger(r.rank))
-        throw new RpcError('PROTOCOL', `malformed JOIN_REQ from '${from}'`);
+    admit: (r, from) => {
+      if (r.name !== from) throw new RpcError('PROTOCOL', `JOIN_REQ from '${from}' names '${r.name}'`);
       const info = new WorkerInfo(r.name, r.rank);
       agent.addPeer(peerSpec(name, b, r, info));
       emitJoin(info);
@@ -143,15 +140,14 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
   });
   if (b.curve?.serverKeys) for (const key of Object.values(b.curve.serverKeys)) agent.allowedKeys.add(key);
   installHandlers(agent);
-  for (const [type, handler] of Object.entries(rpcAutogradHooks().handlers ?? {}))
-    agent.registerHandler(Number(type) as MessageType, handler!);
+  agent.registerHandlers(rpcAutogradHooks().handlers ?? {});
   try {
     const initMethod = b.initMethod ?? 'env://';
     const address = await advertisedAddress(
       await agent.bind(b.listenAddress ?? 'tcp://127.0.0.1:0'),
       storeAddress(initMethod),
     );
-    const record: Record_ = {
+    const record: WorkerRecord = {
       name,
       rank: opts.rank ?? -1,
       address,
@@ -159,7 +155,7 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
       maxMessageBytes,
       deviceMaps: b.deviceMaps ?? {},
     };
-    let records: Record_[];
+    let records: WorkerRecord[];
     let rank: number;
     if (hostsStore) {
       store = await RendezvousStore.start(storeAddress(initMethod));
@@ -190,7 +186,7 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
   }
 }
 
-function peerSpec(self: string, b: BackendOptions, r: Record_, info: WorkerInfo): PeerSpec {
+function peerSpec(self: string, b: BackendOptions, r: WorkerRecord, info: WorkerInfo): PeerSpec {
   return {
     info,
     address: r.address,
@@ -202,7 +198,7 @@ function peerSpec(self: string, b: BackendOptions, r: Record_, info: WorkerInfo)
 }
 
 /** A joiner tells every member of the table who it is (JOIN_REQ) before initRpc resolves (Note [Membership]). */
-async function announce(agent: Agent, record: Record_, timeoutMs: number): Promise<void> {
+async function announce(agent: Agent, record: WorkerRecord, timeoutMs: number): Promise<void> {
   const others = agent.workerInfos().filter((w) => w !== agent.self);
   const results = await Promise.allSettled(
     others.map((w) => agent.send(w, { type: MessageType.JOIN_REQ, payload: record }, timeoutMs)),
@@ -216,7 +212,10 @@ async function announce(agent: Agent, record: Record_, timeoutMs: number): Promi
   });
 }
 
-function callMessage(fn: unknown, args: unknown[]): { type: MessageType; payload: { fn: string; args: unknown[] } } {
+function callMessage(
+  fn: unknown,
+  args: unknown[],
+): OutgoingMessage<typeof MessageType.SCRIPT_CALL | typeof MessageType.PYTHON_CALL> {
   const name = functionName(fn);
   if (!Array.isArray(args)) throw new RpcError('INVALID_ARGUMENT', `args must be an array, got ${typeof args}`);
   return { type: isBuiltin(name) ? MessageType.SCRIPT_CALL : MessageType.PYTHON_CALL, payload: { fn: name, args } };
@@ -250,7 +249,7 @@ function call<T>(to: To, fn: unknown, args: unknown[], opts: CallOptions): Promi
   try {
     const info = resolveWorker(to);
     const msg = callMessage(fn, args);
-    return request(info, msg, timeoutMs(opts.timeout)).then((r) => (r.payload as { value: T }).value);
+    return request(info, msg, timeoutMs(opts.timeout)).then((r) => returnedValue(r) as T); // T: Note [Typed calls]
   } catch (e) {
     return Promise.reject(e);
   }

@@ -1,7 +1,7 @@
 import { WorkerInfo } from './agent/workerInfo.js';
 import { RpcError } from './errors.js';
 import { rpcAutogradHooks } from './hooks.js';
-import type { Message } from './messages/message.js';
+import type { Message, OutgoingMessage } from './messages/message.js';
 import { rpcState } from './state.js';
 
 export type To = string | number | WorkerInfo;
@@ -37,7 +37,7 @@ export function resolveWorker(to: To): WorkerInfo {
 }
 
 /** Sends a user request through the autograd hooks (Note [RPC autograd hooks]) and returns the unwrapped answer. */
-export function request(to: WorkerInfo, msg: Omit<Message, 'id'>, timeoutMs: number): Promise<Message> {
+export function request(to: WorkerInfo, msg: OutgoingMessage, timeoutMs: number): Promise<Message> {
   const hooks = rpcAutogradHooks();
   let answer: Promise<Message>;
   try {

@@ -28,25 +28,25 @@ describe('device maps', () => {
   it('a gpu tensor with no map is an error, never a silent copy; the map picks the landing device', () => {
     const onGpu = tensor([1, 2]).to('gpu:0');
     expect(() =>
-      encodeMessage({ type: MessageType.PYTHON_CALL, id: 1, payload: [onGpu] }, { deviceMap: {}, peer: 1 }),
+      encodeMessage({ type: MessageType.UNKNOWN, id: 1, payload: [onGpu] }, { deviceMap: {}, peer: 1 }),
     ).toThrow(
       "tensor on gpu:0 cannot be sent without a device map entry for it (set backendOptions.deviceMaps[<worker>]['gpu:0'])",
     );
     const frames = encodeMessage(
-      { type: MessageType.PYTHON_CALL, id: 1, payload: [tensor([5])] },
+      { type: MessageType.UNKNOWN, id: 1, payload: [tensor([5])] },
       { deviceMap: { cpu: 'cpu' }, peer: 1 },
     );
     const [t] = decodeMessage(frames, { deviceMap: {}, peer: 0 }).payload as Tensor[];
     expect(t!.device.toString()).toBe('cpu');
     // gpu:0 -> gpu:0 and cpu -> gpu:0 land on the (gpu.js) gpu device with their values
     const gpuToGpu = encodeMessage(
-      { type: MessageType.PYTHON_CALL, id: 1, payload: [onGpu] },
+      { type: MessageType.UNKNOWN, id: 1, payload: [onGpu] },
       { deviceMap: { 'gpu:0': 'gpu:0' }, peer: 1 },
     );
     const [g] = decodeMessage(gpuToGpu, { deviceMap: {}, peer: 0 }).payload as Tensor[];
     expect([g!.device.toString(), g!.tolist()]).toEqual(['gpu:0', [1, 2]]);
     const cpuToGpu = encodeMessage(
-      { type: MessageType.PYTHON_CALL, id: 1, payload: [tensor([5])] },
+      { type: MessageType.UNKNOWN, id: 1, payload: [tensor([5])] },
       { deviceMap: { cpu: 'gpu:0' }, peer: 1 },
     );
     expect((decodeMessage(cpuToGpu, { deviceMap: {}, peer: 0 }).payload as Tensor[])[0]!.device.toString()).toBe(
@@ -54,7 +54,7 @@ describe('device maps', () => {
     );
     // a map to a device this process does not have fails clearly on arrival
     const toGpu1 = encodeMessage(
-      { type: MessageType.PYTHON_CALL, id: 1, payload: [tensor([5])] },
+      { type: MessageType.UNKNOWN, id: 1, payload: [tensor([5])] },
       { deviceMap: { cpu: 'gpu:1' }, peer: 1 },
     );
     expect(() => decodeMessage(toGpu1, { deviceMap: {}, peer: 0 })).toThrow(/gpu:1 is not available/);

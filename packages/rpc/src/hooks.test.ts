@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RpcError, type RRef, setRRefBackward, setRpcAutogradHooks } from './index.js';
+import { RpcError, type RRef, setRRefBackward, setRpcAutogradHooks } from './internal.js';
 
 // Nothing in this file imports @wiregrad/dist-autograd, so the slots start empty (vitest isolates files).
 const code = (f: () => unknown): string | undefined => {

@@ -1,8 +1,7 @@
-import type { Handler } from './agent/agent.js';
+import type { Handlers } from './agent/agent.js';
 import { RpcError } from './errors.js';
 import type { WorkerInfo } from './agent/workerInfo.js';
-import type { Message } from './messages/message.js';
-import type { MessageType } from './messages/messageType.js';
+import type { Message, OutgoingMessage } from './messages/message.js';
 
 /**
  * Note [RPC autograd hooks]
@@ -31,9 +30,9 @@ export interface RpcAutogradHooks {
   onInit?(rank: number, worldSize: number): void;
   beforeShutdown?(): void;
   onShutdown?(): void;
-  wrapRequest?(to: WorkerInfo, msg: Omit<Message, 'id'>): Omit<Message, 'id'>;
+  wrapRequest?(to: WorkerInfo, msg: OutgoingMessage): OutgoingMessage;
   unwrapResponse?(from: WorkerInfo, msg: Message): Message;
-  handlers?: Partial<Record<MessageType, Handler>>;
+  handlers?: Handlers;
 }
 
 const NO_HOOKS: RpcAutogradHooks = {};

@@ -1,4 +1,5 @@
-// @wiregrad/rpc — explicit named exports only.
+// @wiregrad/rpc — explicit named exports only. What distributed autograd plugs in with is in
+// @wiregrad/rpc/internal (Note [Internal entry point]).
 import './rref/proxy.js';
 import './rref/rrefWire.js';
 
@@ -21,7 +22,7 @@ export type { BackendOptions, InitOptions, CallOptions, ShutdownOptions } from '
 export { Future, waitAll } from './future.js';
 export { onWorkerJoin, onWorkerLeave } from './membership.js';
 export type { LeaveReason } from './membership.js';
-export { RRef, setRRefBackward } from './rref/rref.js';
+export { RRef } from './rref/rref.js';
 export type { GloballyUniqueId } from './rref/globallyUniqueId.js';
 export { WorkerInfo } from './agent/workerInfo.js';
 export { RpcError, NOT_INITIALIZED_MESSAGE } from './errors.js';
@@ -35,15 +36,7 @@ export {
   messageTypeName,
 } from './messages/messageType.js';
 export type { MessageKind } from './messages/messageType.js';
-export type { Message } from './messages/message.js';
-export { encodeMessage, decodeMessage } from './messages/message.js';
 export { registerExtension, EXT_USER_BASE } from './messages/serialize.js';
 export type { CodecContext, ExtensionHook } from './messages/serialize.js';
-export { setRpcAutogradHooks } from './hooks.js';
-export type { RpcAutogradHooks } from './hooks.js';
-export type { Handler } from './agent/agent.js';
-export { request, resolveWorker } from './call.js';
 export type { To } from './call.js';
-export { rpcState, maybeRpcState } from './state.js';
-export { lookupFunction, functionName } from './registry.js';
 export type { RegisteredFunction } from './registry.js';

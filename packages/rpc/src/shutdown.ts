@@ -1,3 +1,4 @@
+import type { OutgoingMessage } from './messages/message.js';
 import { RpcError } from './errors.js';
 import { MessageType } from './messages/messageType.js';
 import { register } from './registry.js';
@@ -26,11 +27,7 @@ async function settled(s: RpcState, deadline: number): Promise<void> {
 }
 
 /** Sends `type` to every other live member; a member that is gone or never answers in time is skipped. */
-async function tellEveryone(
-  s: RpcState,
-  deadline: number,
-  msg: (to: string) => { type: MessageType; payload: unknown },
-): Promise<void> {
+async function tellEveryone(s: RpcState, deadline: number, msg: (to: string) => OutgoingMessage): Promise<void> {
   const others = s.agent.workerInfos().filter((w) => w !== s.self);
   await Promise.allSettled(others.map((w) => s.agent.send(w, msg(w.name), Math.max(1, deadline - Date.now()))));
 }

@@ -1,5 +1,5 @@
 import { GraphRoot, Tensor, gradientEdge, onesLike, type Node } from '@wiregrad/autograd';
-import { MessageType, getWorkerInfo } from '@wiregrad/rpc';
+import { MessageType, getWorkerInfo } from '@wiregrad/rpc/internal';
 import { sendToWorker } from '../sendToWorker.js';
 import { getContainer } from '../context/container.js';
 import type { BackwardPass, DistAutogradContext } from '../context/context.js';

@@ -1,4 +1,4 @@
-import { MessageType } from '@wiregrad/rpc';
+import { MessageType } from '@wiregrad/rpc/internal';
 import type { BackwardPass } from '../context/context.js';
 import type { PropagateGradientsReq } from '../messages/propagateGradientsReq.js';
 import { takeReleases } from '../cleanup.js';
@@ -44,7 +44,7 @@ export function sendGradients(pass: BackwardPass, to: number, req: PropagateGrad
   const releases = takeReleases(to); // See Note [Releases ride on the next message]
   pass.outstanding.push(
     sendToWorker(to, MessageType.BACKWARD_AUTOGRAD_REQ, releases ? { ...req, releases } : req).then(async (answer) => {
-      const inline = (answer.payload as { inline?: PropagateGradientsReq[] } | null)?.inline ?? [];
+      const inline = answer.type === MessageType.BACKWARD_AUTOGRAD_RESP ? (answer.payload.inline ?? []) : [];
       for (const r of inline) await receive!(r);
     }),
   );

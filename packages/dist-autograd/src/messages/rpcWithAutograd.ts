@@ -1,4 +1,4 @@
-import type { MessageType } from '@wiregrad/rpc';
+import type { MessageType } from '@wiregrad/rpc/internal';
 import type { AutogradMetadata } from './autogradMetadata.js';
 
 /**

@@ -1,4 +1,4 @@
-import { maybeRpcState, shutdown } from '@wiregrad/rpc';
+import { maybeRpcState, shutdown } from '@wiregrad/rpc/internal';
 import { runWorkers as run, type WorkerSpec } from '@wiregrad/test-helpers';
 
 export { freePort } from '@wiregrad/test-helpers';

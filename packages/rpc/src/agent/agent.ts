@@ -2,7 +2,7 @@ import { Context, Dealer, Router, context as threadContext, type Reply } from 'z
 import { startZap } from './zap.js';
 import { RpcError } from '../errors.js';
 import { splitBatch } from '../messages/batch.js';
-import { decodeHeader, decodeMessage, encodeMessage, type Message } from '../messages/message.js';
+import { decodeHeader, decodeMessage, encodeMessage, type Message, type OutgoingMessage } from '../messages/message.js';
 import { MessageType, messageKind, messageTypeName } from '../messages/messageType.js';
 import { endOfTurn } from './endOfTurn.js';
 import { Limiter } from './limiter.js';
@@ -13,13 +13,13 @@ import type { LeaveReason } from '../membership.js';
 import { exceptionPayload } from './remoteError.js';
 import { SendQueue } from './sendQueue.js';
 import { TrafficStats } from './trafficStats.js';
-import type { AgentOptions, Handler } from './options.js';
+import type { AgentOptions, Handler, Handlers } from './options.js';
 import type { WorkerInfo } from './workerInfo.js';
 
 /** How long closing sockets may still deliver what was queued (ZMQ_LINGER), in ms. */
 const LINGER_MS = 1000;
 
-export type { AgentOptions, CurveKeys, Handler } from './options.js';
+export type { AgentOptions, CurveKeys, Handler, Handlers } from './options.js';
 export type { PeerSpec } from './peer.js';
 
 /**
@@ -185,8 +185,15 @@ export class Agent {
     return gone ? goneError(gone.info, gone.reason, this.liveness.windowMs) : null;
   }
 
-  registerHandler(type: MessageType, handler: Handler): void {
-    this.handlers.set(type, handler);
+  registerHandler<T extends MessageType>(type: T, handler: Handler<T>): void {
+    this.handlers.set(type, handler as Handler); // dispatch only passes it messages of type T
+  }
+
+  registerHandlers(handlers: Handlers): void {
+    for (const key of Object.keys(handlers)) {
+      const type = Number(key) as MessageType;
+      this.registerHandler(type, handlers[type] as Handler);
+    }
   }
 
   workerInfo(name: string): WorkerInfo | undefined {
@@ -206,7 +213,7 @@ export class Agent {
   }
 
   /** Sends a request and resolves with the response (an EXCEPTION response rejects). */
-  send(to: WorkerInfo, msg: Omit<Message, 'id'>, timeoutMs: number): Promise<Message> {
+  send(to: WorkerInfo, msg: OutgoingMessage, timeoutMs: number): Promise<Message> {
     if (this.closed) return Promise.reject(new RpcError('SHUTDOWN', 'RPC agent is shut down'));
     const peer = this.peers.get(to.name);
     if (!peer || peer.info !== to)
@@ -292,14 +299,15 @@ export class Agent {
     if (!this.byName.has(name)) await this.connected;
     let from = this.byName.get(name);
     let id: number | undefined;
-    let reply: Omit<Message, 'id'>;
+    let reply: OutgoingMessage;
     try {
       const header = decodeHeader(frames[0]);
       id = header.id;
       switch (messageKind(header.type)) {
         case 'request': {
           if (header.type === MessageType.JOIN_REQ) {
-            this.opts.admit(decodeMessage(frames, { deviceMap: {}, peer: -1 }, header).payload, name);
+            const join = decodeMessage(frames, { deviceMap: {}, peer: -1 }, header);
+            if (join.type === MessageType.JOIN_REQ) this.opts.admit(join.payload, name);
             from = this.byName.get(name);
             reply = { type: MessageType.JOIN_RESP, payload: null };
             break;
@@ -333,7 +341,7 @@ export class Agent {
     identity: Uint8Array,
     from: WorkerInfo | undefined,
     id: number,
-    reply: Omit<Message, 'id'>,
+    reply: OutgoingMessage,
   ): Promise<void> {
     if (this.closed) return;
     const peer = from && this.peers.get(from.name);
@@ -365,7 +373,7 @@ export class Agent {
   }
 
   /** Runs the handler of a request's type (dist-autograd re-dispatches the messages it unwraps). */
-  dispatch(msg: Message, from: WorkerInfo): Promise<Omit<Message, 'id'>> {
+  dispatch(msg: Message, from: WorkerInfo): Promise<OutgoingMessage> {
     const handler = this.handlers.get(msg.type);
     if (!handler)
       throw new RpcError('PROTOCOL', `no handler for message type ${messageTypeName(msg.type)} on ${this.self}`);

@@ -1,10 +1,21 @@
 import type { RpcError } from '../errors.js';
-import type { Message } from '../messages/message.js';
+import type { Message, OutgoingMessage } from '../messages/message.js';
+import type { MessageType } from '../messages/messageType.js';
 import type { WorkerInfo } from './workerInfo.js';
+import type { WorkerRecord } from '../rendezvous/store.js';
 import type { LeaveReason } from '../membership.js';
 
-/** Serves one request type: the decoded message and its sender in, the response out (a throw answers EXCEPTION). */
-export type Handler = (msg: Message, from: WorkerInfo) => Promise<Omit<Message, 'id'>>;
+/**
+ * Serves one request type T: the decoded message (its payload checked, Note [One payload type
+ * per message type]) and its sender in, the response out (a throw answers EXCEPTION).
+ */
+export type Handler<T extends MessageType = MessageType> = (
+  msg: Message<T>,
+  from: WorkerInfo,
+) => Promise<OutgoingMessage>;
+
+/** A handler for each request type that has one. */
+export type Handlers = { [T in MessageType]?: Handler<T> };
 
 export interface CurveKeys {
   publicKey: string;
@@ -23,7 +34,7 @@ export interface AgentOptions {
   /** a member left or died (Note [Membership]) */
   onPeerGone: (info: WorkerInfo, reason: LeaveReason) => void;
   /** JOIN_REQ from the DEALER identity `name`: add it as a member, or throw to refuse it */
-  admit: (payload: unknown, name: string) => void;
+  admit: (record: WorkerRecord, name: string) => void;
   curve: CurveKeys | null;
   onProtocolError: (e: RpcError) => void;
 }

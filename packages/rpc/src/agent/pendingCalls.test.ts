@@ -42,7 +42,7 @@ describe('PendingCalls', () => {
     await expect(c.answer).rejects.toThrow(
       new RpcError('TIMEOUT', 'RPC ran for more than set timeout (20 ms) and will now be marked with an error'),
     );
-    calls.settle({ type: MessageType.PYTHON_RET, id: c.id, payload: {} }, w1, noProtocolErrors);
+    calls.settle({ type: MessageType.PYTHON_RET, id: c.id, payload: { value: 1 } }, w1, noProtocolErrors);
     expect(calls.size).toBe(0);
   });
 
@@ -50,7 +50,9 @@ describe('PendingCalls', () => {
     const calls = new PendingCalls();
     const c = calls.open(w1, 0);
     const seen: string[] = [];
-    calls.settle({ type: MessageType.PYTHON_CALL, id: c.id, payload: {} }, w1, (e) => seen.push(e.message));
+    calls.settle({ type: MessageType.PYTHON_CALL, id: c.id, payload: { fn: 'f', args: [] } }, w1, (e) =>
+      seen.push(e.message),
+    );
     await expect(c.answer).rejects.toMatchObject({ code: 'PROTOCOL' });
     expect(seen).toEqual(['WorkerInfo(id=1, name=worker1) answered with PYTHON_CALL, which is not a response']);
   });

@@ -1,6 +1,6 @@
 import { RpcError, timeoutError } from '../errors.js';
 import type { Message } from '../messages/message.js';
-import { messageKind, messageTypeName } from '../messages/messageType.js';
+import { MessageType, messageKind, messageTypeName } from '../messages/messageType.js';
 import { Deadlines } from './deadlines.js';
 import { remoteError } from './remoteError.js';
 import type { WorkerInfo } from './workerInfo.js';
@@ -41,14 +41,16 @@ export class PendingCalls {
   settle(msg: Message, from: WorkerInfo, onProtocolError: (e: RpcError) => void): void {
     const p = this.take(msg.id);
     if (!p) return;
+    if (msg.type === MessageType.EXCEPTION) {
+      p.reject(remoteError(msg.payload, from));
+      return;
+    }
     switch (messageKind(msg.type)) {
       case 'response':
         p.resolve(msg);
         break;
-      case 'exception':
-        p.reject(remoteError(msg.payload, from));
-        break;
       case 'request':
+      case 'exception': // handled above
       case 'unknown': {
         const e = new RpcError(
           'PROTOCOL',

@@ -1,4 +1,5 @@
 import { RpcError } from '../errors.js';
+import type { ExceptionPayload } from '../messages/payloads.js';
 import type { WorkerInfo } from './workerInfo.js';
 
 /**
@@ -10,10 +11,7 @@ import type { WorkerInfo } from './workerInfo.js';
  * it to its own stack.
  */
 /** The EXCEPTION payload: the error's name, message (prefixed with the worker) and stack. */
-export function exceptionPayload(
-  e: unknown,
-  self: WorkerInfo,
-): { name: string; message: string; stack: string; code: unknown } {
+export function exceptionPayload(e: unknown, self: WorkerInfo): ExceptionPayload {
   const err = e instanceof Error ? e : new Error(String(e));
   return {
     name: err.name,
@@ -23,10 +21,9 @@ export function exceptionPayload(
   };
 }
 
-export function remoteError(payload: unknown, from: WorkerInfo): RpcError {
-  const p = (payload ?? {}) as { name?: string; message?: string; stack?: string; code?: unknown };
-  const err = new RpcError('REMOTE', p.message ?? `remote error on ${from}`);
-  err.name = p.name ?? 'Error';
+export function remoteError(p: ExceptionPayload, from: WorkerInfo): RpcError {
+  const err = new RpcError('REMOTE', p.message || `remote error on ${from}`);
+  err.name = p.name || 'Error';
   err.remoteStack = p.stack;
   if (p.stack) err.stack = `${err.name}: ${err.message}\n    --- remote stack on ${from} ---\n${p.stack}`;
   if (p.code !== null && p.code !== undefined) (err as RpcError & { remoteCode: unknown }).remoteCode = p.code;

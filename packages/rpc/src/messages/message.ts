@@ -1,14 +1,53 @@
 import { RpcError } from '../errors.js';
 import { type CodecContext, decodePayload, encodePayloadShared } from './serialize.js';
 import { frameBytes } from './tensorFrames.js';
-import { isMessageType, type MessageType } from './messageType.js';
+import { MessageType, isMessageType, messageTypeName } from './messageType.js';
+import { checkPayload, type PayloadOf } from './payloads.js';
 
-/** PyTorch's Message: a type, an id matching request and response, a payload and its tensors. */
-export interface Message {
+/**
+ * PyTorch's Message: a type, an id matching request and response, a payload and its tensors;
+ * a union discriminated by `type` (See Note [One payload type per message type]).
+ */
+export type Message<T extends MessageType = MessageType> = T extends MessageType
+  ? { type: T; id: number; payload: PayloadOf<T> }
+  : never;
+
+/** The outgoing message of type `type` (one place states that a generic pair is a member of the union). */
+export function outgoing<T extends MessageType>(type: T, payload: PayloadOf<T>): OutgoingMessage<T> {
+  return { type, payload } as OutgoingMessage<T>;
+}
+
+/** The value a call's or an RRef fetch's answer carries; PROTOCOL for an answer of another type. */
+export function returnedValue(answer: Message): unknown {
+  switch (answer.type) {
+    case MessageType.SCRIPT_RET:
+    case MessageType.PYTHON_RET:
+    case MessageType.SCRIPT_RREF_FETCH_RET:
+    case MessageType.PYTHON_RREF_FETCH_RET:
+      return answer.payload.value;
+    default:
+      throw new RpcError('PROTOCOL', `expected an answer with a value, got ${messageTypeName(answer.type)}`);
+  }
+}
+
+/** `raw` as a Message once its payload passed its type's check (Note [One payload type per message type]); else PROTOCOL. */
+export function checkedMessage(raw: RawMessage): Message {
+  const problem = checkPayload(raw.type, raw.payload);
+  if (problem !== null) throw new RpcError('PROTOCOL', problem, { messageId: raw.id });
+  return raw as Message;
+}
+
+/** A message as the codec sees it: any payload (decodeMessage checks it against its type). */
+export interface RawMessage {
   type: MessageType;
   id: number;
   payload: unknown;
 }
+
+/** A message before the agent gives it an id. */
+export type OutgoingMessage<T extends MessageType = MessageType> = T extends MessageType
+  ? { type: T; payload: PayloadOf<T> }
+  : never;
 
 /** Wire format version (byte 0 of every message). */
 export const WIRE_VERSION = 3;
@@ -30,7 +69,7 @@ const MAX_HI = 2 ** 21;
  * never crash the receive loop; the error's `messageId` is set once the id is known, so
  * the agent can answer EXCEPTION to the right call.
  */
-export function encodeMessage(msg: Message, ctx: Omit<CodecContext, 'tensors' | 'frames'>): Uint8Array[] {
+export function encodeMessage(msg: RawMessage, ctx: Omit<CodecContext, 'tensors' | 'frames'>): Uint8Array[] {
   const full: CodecContext = { deviceMap: ctx.deviceMap, peer: ctx.peer, tensors: [], frames: [] };
   const payload = encodePayloadShared(msg.payload, full);
   // from Node's Buffer pool: a fresh small ArrayBuffer per message costs more than the encoding
@@ -110,5 +149,5 @@ export function decodeMessage(
     e.messageId = header.id;
     throw e;
   }
-  return { type: header.type, id: header.id, payload };
+  return checkedMessage({ type: header.type, id: header.id, payload });
 }

@@ -8,7 +8,7 @@ import { MessageType } from './messageType.js';
 const ctx = { deviceMap: {}, peer: 0 };
 
 function roundTrip(payload: unknown): unknown {
-  return decodeMessage(encodeMessage({ type: MessageType.PYTHON_CALL, id: 1, payload }, ctx), ctx).payload;
+  return decodeMessage(encodeMessage({ type: MessageType.UNKNOWN, id: 1, payload }, ctx), ctx).payload;
 }
 
 /** Tensors and errors compared by what they hold. */
@@ -91,7 +91,7 @@ describe('payload serialization (MessagePack + extensions)', () => {
 
   it('a crafted __proto__ key cannot pollute prototypes', () => {
     const frames = encodeMessage(
-      { type: MessageType.PYTHON_CALL, id: 1, payload: { ['_'.repeat(9)]: { polluted: true } } },
+      { type: MessageType.UNKNOWN, id: 1, payload: { ['_'.repeat(9)]: { polluted: true } } },
       ctx,
     );
     const head = Buffer.from(frames[0]!);

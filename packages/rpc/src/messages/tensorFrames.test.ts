@@ -9,7 +9,7 @@ const ctx = { deviceMap: {}, peer: 0 };
 
 /** Sends `payload` through encode and decode; returns the frames and what arrived. */
 function roundTrip<T>(payload: T): { frames: Uint8Array[]; back: T } {
-  const frames = encodeMessage({ type: MessageType.PYTHON_CALL, id: 1, payload }, ctx);
+  const frames = encodeMessage({ type: MessageType.UNKNOWN, id: 1, payload }, ctx);
   return { frames, back: decodeMessage(frames, ctx).payload as T };
 }
 
@@ -30,7 +30,7 @@ describe('tensor frames (Note [Tensor frames])', () => {
 
   it('a frame holds its storage (Note [Frames hold their storage]): disposed right after it is encoded, the tensor keeps its memory and the allocator hands out another buffer', () => {
     const t = arange(0, 4096, 1, { dtype: 'float32' });
-    const frames = encodeMessage({ type: MessageType.PYTHON_CALL, id: 1, payload: [t] }, ctx);
+    const frames = encodeMessage({ type: MessageType.UNKNOWN, id: 1, payload: [t] }, ctx);
     const storage = t.storage;
     const buffer = storage.data.buffer;
     t.dispose();
@@ -115,7 +115,7 @@ describe('tensor frames (Note [Tensor frames])', () => {
   });
 
   it('malformed tensor records are protocol errors, never crashes', () => {
-    const frames = encodeMessage({ type: MessageType.PYTHON_CALL, id: 1, payload: tensor([1, 2]) }, ctx);
+    const frames = encodeMessage({ type: MessageType.UNKNOWN, id: 1, payload: tensor([1, 2]) }, ctx);
     const tamper = (from: string, to: string) => {
       const head = Buffer.from(frames[0]!);
       const at = head.indexOf(from);

@@ -1,5 +1,6 @@
 import { decode, encode } from '@msgpack/msgpack';
 import { Dealer, Router } from 'zeromq';
+import type { DeviceMaps } from '../deviceMaps.js';
 import { RpcError } from '../errors.js';
 
 /** What every worker tells the others at rendezvous. */
@@ -10,6 +11,8 @@ export interface WorkerRecord {
   publicKey: string | null;
   /** the largest frame this worker accepts (its ZMQ_MAXMSGSIZE) */
   maxMessageBytes: number;
+  /** its backendOptions.deviceMaps, checked against the others' at rendezvous */
+  deviceMaps?: DeviceMaps;
 }
 
 /** Resolves `initMethod` (`tcp://host:port` or `env://` from MASTER_ADDR/MASTER_PORT) to a ZeroMQ address. */

@@ -1,3 +1,4 @@
+import { returnedValue } from '../messages/message.js';
 import type { WorkerInfo } from '../agent/workerInfo.js';
 import { request } from '../call.js';
 import { RpcError } from '../errors.js';
@@ -219,7 +220,7 @@ export class RRef<T = unknown> {
       { type: MessageType.PYTHON_RREF_FETCH_CALL, payload: { rrefId: this.rrefId } },
       ms,
     );
-    return (res.payload as { value: T }).value;
+    return returnedValue(res) as T; // the RRef's stated type
   }
 
   /**

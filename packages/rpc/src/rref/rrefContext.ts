@@ -1,3 +1,5 @@
+import { outgoing } from '../messages/message.js';
+import type { PayloadOf } from '../messages/payloads.js';
 import { RpcError } from '../errors.js';
 import { Future } from '../future.js';
 import { MessageType } from '../messages/messageType.js';
@@ -110,14 +112,14 @@ const CONTROL_TIMEOUT_MS = 5000;
 const CONTROL_RETRIES = 5;
 
 /** Sends an idempotent RRef control message, retrying on failure (user calls never retry). */
-export async function sendControl(to: number, type: MessageType, payload: unknown): Promise<void> {
+export async function sendControl<T extends MessageType>(to: number, type: T, payload: PayloadOf<T>): Promise<void> {
   const { agent } = rpcState();
   const info = agent.workerInfoById(to);
   if (!info) throw agent.departure(to) ?? new RpcError('UNKNOWN_WORKER', `Unknown destination worker rank ${to}`);
   let last: unknown;
   for (let attempt = 0; attempt < CONTROL_RETRIES; attempt++) {
     try {
-      await agent.send(info, { type, payload }, CONTROL_TIMEOUT_MS);
+      await agent.send(info, outgoing(type, payload), CONTROL_TIMEOUT_MS);
       return;
     } catch (e) {
       last = e;

@@ -9,7 +9,7 @@ import {
   register,
   rpcSync,
   shutdown,
-} from '@wiregrad/rpc';
+} from '@wiregrad/rpc/internal';
 import { DistributedOptimizer, backward, context } from '@wiregrad/dist-autograd';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
 

@@ -5,7 +5,7 @@
 // Prints one JSON object per line: events as they happen, then {"event":"result",...} (the
 // ps's result holds the final parameters). Exit status 0 on success, 1 on a failed training,
 // 3 past the deadline; it never outlives its deadline.
-import { maybeRpcState, shutdown } from '@wiregrad/rpc';
+import { maybeRpcState, shutdown } from '@wiregrad/rpc/internal';
 import { train, type TrainingOptions } from './psTraining.js';
 
 const args = new Map<string, string>();

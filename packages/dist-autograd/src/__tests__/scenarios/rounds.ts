@@ -1,5 +1,5 @@
 import { rand, type Tensor } from '@wiregrad/autograd';
-import { getRpcStats, initRpc, register, rpcState, rpcSync, shutdown } from '@wiregrad/rpc';
+import { getRpcStats, initRpc, register, rpcState, rpcSync, shutdown } from '@wiregrad/rpc/internal';
 import { backward, context, getContainer, getDebugInfo, getGradients } from '@wiregrad/dist-autograd';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
 import { setReleaseWait } from '../../cleanup.js';

@@ -1,5 +1,5 @@
 import { Dealer } from 'zeromq';
-import { encodeMessage, initRpc, register, rpcSync, rpcState, shutdown, MessageType } from '@wiregrad/rpc';
+import { encodeMessage, initRpc, register, rpcSync, rpcState, shutdown, MessageType } from '@wiregrad/rpc/internal';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
 
 interface KeyPair {

@@ -10,7 +10,7 @@ import {
   rpcSync,
   setRpcTimeout,
   shutdown,
-} from '@wiregrad/rpc';
+} from '@wiregrad/rpc/internal';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
 
 register('twice', (x: number) => x * 2);

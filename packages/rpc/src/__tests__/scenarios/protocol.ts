@@ -1,7 +1,7 @@
 import { encode } from '@msgpack/msgpack';
 import { Dealer } from 'zeromq';
 import { tensor } from '@wiregrad/tensor';
-import type { RpcError } from '@wiregrad/rpc';
+import type { RpcError } from '@wiregrad/rpc/internal';
 import {
   decodeMessage,
   encodeMessage,
@@ -11,7 +11,7 @@ import {
   rpcState,
   shutdown,
   MessageType,
-} from '@wiregrad/rpc';
+} from '@wiregrad/rpc/internal';
 import { HEADER_BYTES, writeHeader } from '../../messages/message.js';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
 import { errorOf } from '@wiregrad/test-helpers';
