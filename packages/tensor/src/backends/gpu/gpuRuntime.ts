@@ -66,10 +66,10 @@ export function setGpuMode(mode: GpuMode): void {
 /**
  * Note [Accelerated gpu modes]
  * gpu.js falls back to WebAssembly (or plain JS) where no GL or WebGPU context starts, and
- * reports itself available there: the gpu device then computes correctly on the cpu, about
- * 4x slower than the cpu device's own kernels (measured on 512^2 matmuls and an MLP step,
- * bench/gpu.bench.ts). gpuInfo().accelerated says which case a program is in, so an app can
- * tell its user instead of silently running slower. It is about the API, not the hardware:
+ * reports itself available there: the gpu device then computes correctly on the cpu, several
+ * times slower than the cpu device's own kernels (bench/gpu.bench.ts, load ~14 on 2 cores: an
+ * MLP step 6x, a 512^2 matmul 25x slower). gpuInfo().accelerated says which case a program is
+ * in, so an app can tell its user instead of silently running slower. It is about the API, not the hardware:
  * GL on a software rasterizer (Mesa's llvmpipe, SwiftShader) still counts as accelerated.
  */
 const ACCELERATED: ReadonlySet<GpuMode> = new Set(['headlessgl', 'webgl2', 'webgl', 'webgpu']);
