@@ -1,14 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  TensorError,
-  getGradient,
-  installAutogradMethods,
-  registerGradient,
-  setAutogradHooks,
-  tensor,
-} from './index.js';
+import { installAutogradMethods, setAutogradHooks } from '@wiregrad/tensor/internal';
+import { TensorError, getGradient, registerGradient, tensor } from './index.js';
 
 describe("importing @wiregrad/autograd fills tensor's hook slots once (Note [Hook slots install once])", () => {
   afterEach(() => vi.restoreAllMocks());

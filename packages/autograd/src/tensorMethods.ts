@@ -1,5 +1,5 @@
 import { platform } from '#platform';
-import { type AutogradTensorMethods, installAutogradMethods } from '@wiregrad/tensor';
+import { type AutogradTensorMethods, installAutogradMethods } from '@wiregrad/tensor/internal';
 import { backward, backwardAsync } from './backward.js';
 import { peekMeta } from './engine/autogradMeta.js';
 import { viewGradFn } from './engine/copySlices.js';

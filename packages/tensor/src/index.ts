@@ -1,11 +1,12 @@
-// @wiregrad/tensor — explicit named exports only.
+// @wiregrad/tensor — explicit named exports only. The slots @wiregrad/autograd fills are in
+// @wiregrad/tensor/internal (Note [Tensor's internal entry point]).
 import './backends/cpu/index.js';
 import './backends/gpu/index.js';
 import './methods/math.js';
 import './methods/structure.js';
 import './inspect.js';
 
-export { Tensor, installAutogradMethods, keep, setTensorScope } from './tensor.js';
+export { Tensor, keep } from './tensor.js';
 export { tidy, dispose } from './scope.js';
 export { emptyCache, setCacheLimit, getCacheLimit } from './allocator.js';
 export type { NestedArray, GradNode, BackwardOptions, RemovableHandle, AutogradTensorMethods } from './tensor.js';
@@ -21,8 +22,7 @@ export type { MemoryInfo } from './storage.js';
 export { broadcastShapes, contiguousStrides, normalizeDim, numelOf } from './shape.js';
 export { registerKernel, getKernel, hasKernel } from './kernelRegistry.js';
 export type { KernelFunc, KernelConfig, Attrs } from './kernelRegistry.js';
-export { runKernel, runKernel1, setAutogradHooks } from './dispatch.js';
-export type { AutogradHooks } from './dispatch.js';
+export { runKernel, runKernel1 } from './dispatch.js';
 export * as KernelNames from './kernelNames.js';
 
 // ---- math ops ----

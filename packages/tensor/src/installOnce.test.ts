@@ -8,7 +8,7 @@ import {
   setAutogradHooks,
   installAutogradMethods,
   tensor,
-} from './index.js';
+} from './internal.js';
 
 // Nothing in this file imports @wiregrad/autograd, so the slots start empty (vitest isolates files).
 const code = (f: () => unknown): string | undefined => {

@@ -1,4 +1,4 @@
-import { type Tensor, setTensorScope } from '@wiregrad/tensor';
+import { type Tensor, setTensorScope } from '@wiregrad/tensor/internal';
 import type { GraphTask } from './graphTask.js';
 import type { Grads, Node } from './node.js';
 

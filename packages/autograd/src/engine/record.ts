@@ -5,7 +5,7 @@ import {
   isFloatingPoint,
   KernelNames as K,
   setAutogradHooks,
-} from '@wiregrad/tensor';
+} from '@wiregrad/tensor/internal';
 import { AutogradError } from '../errors.js';
 import { getGradient, isNonDifferentiable } from '../gradients/registry.js';
 import { isGradEnabled, isInferenceMode } from '../gradMode.js';
