@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { indexSelect, manualSeed, noGrad, setNumThreads, type Tensor, tensor, tidy } from '@wiregrad/autograd';
+import { indexSelect, manualSeed, noGrad, setNumThreads, type Tensor, tensor } from '@wiregrad/autograd';
 import { crossEntropy, functional as F, load, save, type Sequential } from '@wiregrad/nn';
 import { RRef, register, rpcSync } from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context } from '@wiregrad/dist-autograd';
@@ -52,18 +52,13 @@ export function forwardWith(p: Tensor[], x: Tensor): Tensor {
   return F.linear(h, p[8]!, p[9]!);
 }
 
-function predictWith(p: Tensor[], x: Tensor): Int32Array {
-  const pred = tidy(() => noGrad(() => forwardWith(p, x).argmax(1).tolist() as number[]));
-  return Int32Array.from(pred);
-}
-
 /** A trainer: its share of the training digits, the convnet run here on fetched parameters. */
 export async function mnistTrainer(c: DemoConfig, rank: number): Promise<void> {
   const label = `trainer ${rank}`;
   const trainers = c.workers - 1;
   // the trainers share the machine's cores: each kernel pool gets its share, not all of them
   setNumThreads(Math.max(1, Math.floor(availableParallelism() / trainers)));
-  const data = loadMnist(c.seed, c.trainSize, c.testSize);
+  const data = await loadMnist(c.seed, c.trainSize, c.testSize);
   const per = Math.ceil(c.trainSize / trainers);
   const from = (rank - 1) * per;
   const len = Math.min(per, c.trainSize - from);
@@ -114,7 +109,7 @@ export async function mnistTrainer(c: DemoConfig, rank: number): Promise<void> {
       });
     }
     const p = await rpcSync<Tensor[]>('ps', 'mnist.params');
-    const testAcc = accuracyOf(predictWith(p, data.test.x), data.test.y);
+    const testAcc = accuracyOf(await predict((b) => forwardWith(p, b), data.test.x), data.test.y);
     report({ type: 'epoch', rank, label, epoch, loss: lossSum / seen, acc: right / seen, testAcc });
   }
   const seconds = (performance.now() - t0) / 1000;
@@ -124,11 +119,11 @@ export async function mnistTrainer(c: DemoConfig, rank: number): Promise<void> {
   if (done === trainers) {
     // the last trainer: the server saves the model; reload it here and compare predictions
     const final = await rpcSync<Tensor[]>('ps', 'mnist.params');
-    const expected = predictWith(final, data.test.x);
+    const expected = await predict((b) => forwardWith(final, b), data.test.x);
     const path = await rpcSync<string>('ps', 'mnist.save', [resolve(c.out, 'mnist-convnet.safetensors')]);
     const reloaded = makeConvnet();
     reloaded.loadStateDict(await load(path));
-    const got = predict(reloaded, data.test.x);
+    const got = await predict((b) => reloaded.forward(b), data.test.x);
     const differ = got.reduce((k, v, i) => k + (v === expected[i] ? 0 : 1), 0);
     if (differ > 0)
       throw new Error(`the reloaded model predicts ${differ} of ${got.length} held-out digits differently`);
@@ -139,7 +134,7 @@ export async function mnistTrainer(c: DemoConfig, rank: number): Promise<void> {
     );
   } else {
     const p = await rpcSync<Tensor[]>('ps', 'mnist.params');
-    testAcc = accuracyOf(predictWith(p, data.test.x), data.test.y);
+    testAcc = accuracyOf(await predict((b) => forwardWith(p, b), data.test.x), data.test.y);
     lines.push(
       `[${label}] held-out accuracy when it finished: ${(100 * testAcc).toFixed(1)}% (the server went on with the other trainers)`,
     );
