@@ -33,20 +33,28 @@ const PREFIX: readonly unknown[] = [0, 0, 1];
 const label = (v: unknown) =>
   typeof v === 'symbol' || typeof v === 'bigint' ? String(v) : (JSON.stringify(v) ?? typeof v);
 
-/** What calling `name` with `args` does: 'ok', or the error's class and code. */
-async function outcome(name: string, args: readonly unknown[]): Promise<string> {
-  const x = tensor([
-    [1, 2],
-    [3, 4],
-  ]).requiresGrad_();
+/** 'ok' when `fn(...args)` returns (or resolves), 'coded' for a TensorError or AutogradError with a code, else the raw error. */
+async function callWith(fn: (...args: unknown[]) => unknown, args: readonly unknown[]): Promise<string> {
   try {
-    const r: unknown = (x.mul(1) as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!(...args);
+    const r = fn(...args);
     if (r instanceof Promise) await r;
     return 'ok';
   } catch (e) {
     const coded = (e instanceof TensorError || e instanceof AutogradError) && typeof e.code === 'string';
     return coded ? 'coded' : `${(e as Error).name}: ${(e as Error).message}`;
   }
+}
+
+/** What calling `name` with `args` does: 'ok', or the error's class and code. */
+async function outcome(name: string, args: readonly unknown[]): Promise<string> {
+  const x = tensor([
+    [1, 2],
+    [3, 4],
+  ])
+    .requiresGrad_()
+    .mul(1);
+  const method = (x as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!;
+  return callWith(method.bind(x), args);
 }
 
 describe('bad arguments (Note [Argument validation])', () => {
@@ -73,16 +81,59 @@ describe('bad arguments (Note [Argument validation])', () => {
     const raw: string[] = [];
     for (const [name, fn] of functional) {
       for (const bad of BAD) {
-        try {
-          const r = fn(bad, 0, 1);
-          if (r instanceof Promise) await r;
-        } catch (e) {
-          const coded = (e instanceof TensorError || e instanceof AutogradError) && typeof e.code === 'string';
-          if (!coded) raw.push(`${name}(${label(bad)}): ${(e as Error).name}: ${(e as Error).message}`);
+        for (const rest of [[], [0, 1]]) {
+          const result = await callWith(fn, [bad, ...rest]);
+          if (result !== 'ok' && result !== 'coded') raw.push(`${name}(${label(bad)}, ${rest.length} more): ${result}`);
         }
       }
     }
     expect(raw).toEqual([]);
+  });
+
+  it('so do the creation functions, in every position (zeros, full, arange, eye, rand, randint, cat...)', async () => {
+    const creation = {
+      tensor: wiregrad.tensor,
+      zeros: wiregrad.zeros,
+      ones: wiregrad.ones,
+      empty: wiregrad.empty,
+      full: wiregrad.full,
+      zerosLike: wiregrad.zerosLike,
+      onesLike: wiregrad.onesLike,
+      fullLike: wiregrad.fullLike,
+      arange: wiregrad.arange,
+      linspace: wiregrad.linspace,
+      eye: wiregrad.eye,
+      rand: wiregrad.rand,
+      randn: wiregrad.randn,
+      randint: wiregrad.randint,
+      randLike: wiregrad.randLike,
+      randnLike: wiregrad.randnLike,
+      cat: wiregrad.cat,
+      stack: wiregrad.stack,
+      oneHot: wiregrad.oneHot,
+      where: wiregrad.where,
+    } as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const raw: string[] = [];
+    for (const [name, fn] of Object.entries(creation)) {
+      for (let pos = 0; pos < 3; pos++) {
+        for (const bad of BAD) {
+          const result = await callWith(fn, [...[[2], 1, 1].slice(0, pos), bad]);
+          if (result !== 'ok' && result !== 'coded') raw.push(`${name} arg ${pos} = ${label(bad)}: ${result}`);
+        }
+      }
+    }
+    expect(raw).toEqual([]);
+  });
+
+  it('creation functions take their sizes as varargs too, as PyTorch: zeros(2, 3), rand(2, 3, { dtype })', () => {
+    expect(wiregrad.zeros(2, 3).shape).toEqual([2, 3]);
+    expect(wiregrad.ones(4).tolist()).toEqual([1, 1, 1, 1]);
+    const r = wiregrad.rand(2, 3, { dtype: 'float64' });
+    expect([r.shape, r.dtype]).toEqual([[2, 3], 'float64']);
+    expect(wiregrad.randn([3], { requiresGrad: true }).requiresGrad).toBe(true);
+    expect(() => wiregrad.zeros(2, '3' as never)).toThrow(
+      "zeros(): argument 'size' must be tuple of ints, but found element of type str at pos 1",
+    );
   });
 
   it('the error names the function, the argument and what it got, as PyTorch’s argument parser does', () => {

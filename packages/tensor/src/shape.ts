@@ -19,7 +19,7 @@ export function contiguousStrides(shape: readonly number[]): number[] {
 /** Throws unless every size is a non-negative integer (NaN, -1, 2.5 are rejected). */
 export function validateShape(shape: readonly number[], what = 'shape'): void {
   if (!Array.isArray(shape))
-    throw new TensorError('INVALID_SHAPE', `${what} must be an array of sizes, got ${String(shape)}`);
+    throw new TensorError('INVALID_SHAPE', `${what} must be an array of sizes, got ${typeof shape}`);
   for (const s of shape) {
     if (typeof s !== 'number' || !Number.isInteger(s) || s < 0) {
       throw new TensorError(

@@ -5,11 +5,32 @@ import { numelOf, validateShape } from '../shape.js';
 import { Storage } from '../storage.js';
 import { type NestedArray, Tensor } from '../tensor.js';
 import { moveTo } from './copy.js';
+import { checkBool, checkInt, checkOptions, checkScalar, checkTensor, sizesArg } from '../validate.js';
 
 export interface TensorOptions {
   dtype?: DType;
   device?: DeviceLike;
   requiresGrad?: boolean;
+}
+
+/** A shape as one list or as sizes (PyTorch's `zeros(2, 3)`), then optional options: `zeros([2, 3], opts)`, `zeros(2, 3, opts)`. */
+export type ShapeAndOptions =
+  [shape: readonly number[], opts?: TensorOptions] | [...sizes: number[], opts: TensorOptions] | number[];
+
+/** Splits a creation op's ShapeAndOptions and checks their types (See Note [Argument validation]). */
+export function shapeAndOptions(fn: string, args: readonly unknown[]): [readonly number[], TensorOptions] {
+  const last = args[args.length - 1];
+  const hasOpts = args.length > 1 && typeof last === 'object' && last !== null && !Array.isArray(last);
+  const opts = hasOpts ? last : undefined;
+  checkTensorOptions(fn, opts);
+  return [sizesArg(fn, 'size', hasOpts ? args.slice(0, -1) : args), (opts ?? {}) as TensorOptions];
+}
+
+/** `opts` is undefined or a TensorOptions object whose requiresGrad, when given, is a bool (dtype and device have their own checks). */
+function checkTensorOptions(fn: string, opts: unknown): asserts opts is TensorOptions | undefined {
+  checkOptions(fn, 'opts', opts);
+  const requiresGrad = (opts as TensorOptions | undefined)?.requiresGrad;
+  if (requiresGrad !== undefined) checkBool(fn, 'requiresGrad', requiresGrad);
 }
 
 /** Places a freshly built cpu tensor per `opts` (device through the ToDevice kernel, then requiresGrad). */
@@ -75,6 +96,7 @@ function flattenNested(data: NestedArray, shape: readonly number[]): (number | b
  * 1-D tensor of its dtype (Uint8Array is bool); `opts.dtype` converts.
  */
 export function tensor(data: NestedArray | TypedArray, opts: TensorOptions = {}): Tensor {
+  checkTensorOptions('tensor', opts);
   if (ArrayBuffer.isView(data)) {
     const src = data as TypedArray;
     const own = dtypeOfTypedArray(src);
@@ -97,6 +119,8 @@ export function tensor(data: NestedArray | TypedArray, opts: TensorOptions = {})
 
 /** A tensor of `shape` filled with `value`: float32 for numbers, bool for booleans, unless opts.dtype says otherwise. */
 export function full(shape: readonly number[], value: number | boolean, opts: TensorOptions = {}): Tensor {
+  checkTensorOptions('full', opts);
+  checkScalar('full', 'fill_value', value);
   validateShape(shape);
   const dtype = dtypeOption(opts, typeof value === 'boolean' ? 'bool' : 'float32');
   const data = typedArrayFor(dtype, numelOf(shape));
@@ -105,19 +129,31 @@ export function full(shape: readonly number[], value: number | boolean, opts: Te
   return finish(fromData(data, shape, dtype), opts);
 }
 
-export const zeros = (shape: readonly number[], opts: TensorOptions = {}): Tensor => full(shape, 0, opts);
-export const ones = (shape: readonly number[], opts: TensorOptions = {}): Tensor => full(shape, 1, opts);
-/** Like zeros: fresh typed arrays are zero-filled, so "uninitialised" memory costs nothing extra here. */
-export const empty = (shape: readonly number[], opts: TensorOptions = {}): Tensor => full(shape, 0, opts);
-
-/** `t`'s dtype and device unless opts override them; requiresGrad is never inherited. */
-function likeOpts(t: Tensor, opts: TensorOptions): TensorOptions {
-  return { dtype: t.dtype, device: t.device, ...opts };
+/** A creation op that fills with `value`, taking its shape as a list or as varargs. */
+function filledWith(fn: string, value: number): (...args: ShapeAndOptions) => Tensor {
+  return (...args) => {
+    const [shape, opts] = shapeAndOptions(fn, args);
+    return full(shape, value, opts);
+  };
 }
-export const zerosLike = (t: Tensor, opts: TensorOptions = {}): Tensor => zeros(t.shape, likeOpts(t, opts));
-export const onesLike = (t: Tensor, opts: TensorOptions = {}): Tensor => ones(t.shape, likeOpts(t, opts));
-export const fullLike = (t: Tensor, v: number | boolean, opts: TensorOptions = {}): Tensor =>
-  full(t.shape, v, likeOpts(t, opts));
+
+export const zeros = filledWith('zeros', 0);
+export const ones = filledWith('ones', 1);
+/** Like zeros: fresh typed arrays are zero-filled, so "uninitialised" memory costs nothing extra here. */
+export const empty = filledWith('empty', 0);
+
+/** `t`'s shape, and its dtype and device unless opts override them; requiresGrad is never inherited. */
+function likeArgs(fn: string, t: Tensor, opts: TensorOptions): [readonly number[], TensorOptions] {
+  checkTensor(fn, 'input', t);
+  checkTensorOptions(fn, opts);
+  return [t.shape, { dtype: t.dtype, device: t.device, ...opts }];
+}
+export const zerosLike = (t: Tensor, opts: TensorOptions = {}): Tensor => zeros(...likeArgs('zerosLike', t, opts));
+export const onesLike = (t: Tensor, opts: TensorOptions = {}): Tensor => ones(...likeArgs('onesLike', t, opts));
+export function fullLike(t: Tensor, v: number | boolean, opts: TensorOptions = {}): Tensor {
+  const [shape, likeOpts] = likeArgs('fullLike', t, opts);
+  return full(shape, v, likeOpts);
+}
 
 /**
  * torch.arange: `arange(end)`, `arange(start, end)`, `arange(start, end, step)`, each with
@@ -172,6 +208,9 @@ export function linspace(start: number, end: number, steps: number, opts: Tensor
 /** The n x m identity: `eye(n)`, `eye(n, m)`, each optionally followed by options. */
 export function eye(n: number, mOrOpts: number | TensorOptions = n, options: TensorOptions = {}): Tensor {
   const [m, opts] = typeof mOrOpts === 'number' ? [mOrOpts, options] : [n, mOrOpts];
+  checkInt('eye', 'n', n);
+  checkInt('eye', 'm', m);
+  checkTensorOptions('eye', opts);
   if (!Number.isInteger(n) || n < 0)
     throw new TensorError('INVALID_SHAPE', `n must be greater or equal to 0, got ${n}`);
   if (!Number.isInteger(m) || m < 0)

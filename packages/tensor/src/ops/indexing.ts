@@ -48,6 +48,7 @@ function checkScatterShapes(x: Tensor, dim: number, index: Tensor, src: Tensor |
 
 /** out[i][j] = x[i][index[i][j]] for dim 1 (torch.gather); out has index's shape. */
 export function gather(x: Tensor, dim: number, index: Tensor): Tensor {
+  checkTensor('gather', 'input', x);
   checkInt('gather', 'dim', dim);
   checkIndexDtype(index, 'gather');
   const d = normalizeDim(dim, x.ndim);
@@ -57,6 +58,7 @@ export function gather(x: Tensor, dim: number, index: Tensor): Tensor {
 
 /** x with `src` added at `index` along `dim` (torch.scatter_add, out of place; the gradient of gather). */
 export function scatterAdd(x: Tensor, dim: number, index: Tensor, src: Tensor): Tensor {
+  checkTensor('scatter_add', 'input', x);
   checkInt('scatter_add', 'dim', dim);
   checkTensor('scatter_add', 'src', src);
   checkIndexDtype(index, 'scatter_add');
@@ -72,6 +74,7 @@ function checkIndexVector(index: Tensor, op: string): void {
 
 /** The slices of x at the positions of a 1-D `index` along `dim` (torch.index_select). */
 export function indexSelect(x: Tensor, dim: number, index: Tensor): Tensor {
+  checkTensor('index_select', 'input', x);
   checkInt('index_select', 'dim', dim);
   checkIndexVector(index, 'index_select');
   return runKernel1(K.IndexSelect, [x, index], { dim: normalizeDim(dim, x.ndim) });
@@ -79,6 +82,7 @@ export function indexSelect(x: Tensor, dim: number, index: Tensor): Tensor {
 
 /** x with `src`'s slices added at `index` along `dim` (torch.index_add, out of place; the gradient of indexSelect). */
 export function indexAdd(x: Tensor, dim: number, index: Tensor, src: Tensor): Tensor {
+  checkTensor('index_add_', 'input', x);
   checkInt('index_add_', 'dim', dim);
   checkTensor('index_add_', 'source', src);
   checkIndexVector(index, 'index_add_');
@@ -100,6 +104,7 @@ export function indexAdd(x: Tensor, dim: number, index: Tensor, src: Tensor): Te
 
 /** x with `value` (cast to x's dtype) where `mask` is true; x and mask broadcast together like torch. */
 export function maskedFill(x: Tensor, mask: Tensor, value: number | boolean): Tensor {
+  checkTensor('masked_fill', 'input', x);
   checkTensor('masked_fill', 'mask', mask);
   checkScalar('masked_fill', 'value', value);
   if (mask.dtype !== 'bool')

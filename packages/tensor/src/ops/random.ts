@@ -2,11 +2,11 @@ import { type DType, typedArrayFor } from '../dtype.js';
 import { TensorError } from '../errors.js';
 import { numelOf, validateShape } from '../shape.js';
 import type { Tensor } from '../tensor.js';
-import { finish, fromData, type TensorOptions } from './creation.js';
+import { type ShapeAndOptions, finish, fromData, shapeAndOptions, type TensorOptions } from './creation.js';
 import { Xoshiro128StarStar } from './generator.js';
 import { copy_ } from './inplace.js';
 import { TORCH_TYPE_NAME } from './operands.js';
-import { checkNumber, checkTensor } from '../validate.js';
+import { checkInt, checkNumber, checkOptions, checkTensor } from '../validate.js';
 
 let generator = Xoshiro128StarStar.fromSeed(Date.now());
 
@@ -74,17 +74,27 @@ function floatDtype(dtype: DType, kernel: string): DType {
   return dtype;
 }
 
-export function rand(shape: readonly number[], opts: TensorOptions = {}): Tensor {
+/** Uniform values in [0, 1): `rand([2, 3], opts)` or `rand(2, 3, opts)`. */
+export function rand(...args: ShapeAndOptions): Tensor {
+  const [shape, opts] = shapeAndOptions('rand', args);
   const dtype = floatDtype(opts.dtype ?? 'float32', 'check_uniform_bounds');
   return finish(fillWith(shape, dtype, uniformFor(dtype)), opts);
 }
-export function randn(shape: readonly number[], opts: TensorOptions = {}): Tensor {
+/** Standard normal values: `randn([2, 3], opts)` or `randn(2, 3, opts)`. */
+export function randn(...args: ShapeAndOptions): Tensor {
+  const [shape, opts] = shapeAndOptions('randn', args);
   return finish(fillWith(shape, floatDtype(opts.dtype ?? 'float32', 'normal_kernel_cpu'), normalGen()), opts);
 }
-export const randLike = (t: Tensor, opts: TensorOptions = {}): Tensor =>
-  rand(t.shape, { dtype: t.dtype, device: t.device, ...opts });
-export const randnLike = (t: Tensor, opts: TensorOptions = {}): Tensor =>
-  randn(t.shape, { dtype: t.dtype, device: t.device, ...opts });
+export function randLike(t: Tensor, opts: TensorOptions = {}): Tensor {
+  checkTensor('randLike', 'input', t);
+  checkOptions('randLike', 'opts', opts);
+  return rand(t.shape, { dtype: t.dtype, device: t.device, ...opts });
+}
+export function randnLike(t: Tensor, opts: TensorOptions = {}): Tensor {
+  checkTensor('randnLike', 'input', t);
+  checkOptions('randnLike', 'opts', opts);
+  return randn(t.shape, { dtype: t.dtype, device: t.device, ...opts });
+}
 
 /** Integers uniform in [low, high): `randint(low, high, shape)` or `randint(high, shape)`; int32 unless opts.dtype says otherwise. */
 export function randint(
@@ -97,8 +107,9 @@ export function randint(
     typeof highOrShape === 'number'
       ? [lowOrHigh, highOrShape, shapeOrOpts as readonly number[], options]
       : [0, lowOrHigh, highOrShape, (shapeOrOpts as TensorOptions | undefined) ?? {}];
-  if (!Number.isInteger(low) || !Number.isInteger(high))
-    throw new TensorError('INVALID_ARGUMENT', `randint expects integer bounds, got low=${low}, high=${high}`);
+  checkInt('randint', 'low', low);
+  checkInt('randint', 'high', high);
+  checkOptions('randint', 'opts', opts);
   if (high <= low)
     throw new TensorError(
       'INVALID_ARGUMENT',

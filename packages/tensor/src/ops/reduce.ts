@@ -10,13 +10,14 @@ import { squeeze } from './view.js';
 import { castTo, TORCH_TYPE_NAME } from './operands.js';
 import { abs, exp, log, sqrt } from './unary.js';
 import { where } from './where.js';
-import { checkBool, checkDims, checkInt, checkNumber, checkOptions } from '../validate.js';
+import { checkBool, checkDims, checkInt, checkNumber, checkOptions, checkTensor } from '../validate.js';
 
 /** One dim or several; omitted (or an empty list, as in torch) means every dim. */
 export type Dims = number | readonly number[];
 
 /** Checks a reduction's `dim` and `keepdim` arguments (See Note [Argument validation]). */
-function checkReduction(fn: string, dim: unknown, keepdim: unknown): void {
+function checkReduction(fn: string, x: unknown, dim: unknown, keepdim: unknown): void {
+  checkTensor(fn, 'input', x);
   checkDims(fn, 'dim', dim);
   checkBool(fn, 'keepdim', keepdim);
 }
@@ -28,14 +29,14 @@ function reducedDims(x: Tensor, dim: Dims | undefined): number[] {
 
 /** Sum over `dim` (all dims when omitted); bool and int32 sum in int32 (torch: int64). */
 export function sum(x: Tensor, dim?: Dims, keepdim = false): Tensor {
-  checkReduction('sum', dim, keepdim);
+  checkReduction('sum', x, dim, keepdim);
   const input = isFloatingPoint(x.dtype) ? x : castTo(x, 'int32');
   return runKernel1(K.Sum, [input], { dims: reducedDims(x, dim), keepdim });
 }
 
 /** Product over `dim` (all dims when omitted); bool and int32 multiply in int32. */
 export function prod(x: Tensor, dim?: Dims, keepdim = false): Tensor {
-  checkReduction('prod', dim, keepdim);
+  checkReduction('prod', x, dim, keepdim);
   const input = isFloatingPoint(x.dtype) ? x : castTo(x, 'int32');
   return runKernel1(K.Prod, [input], { dims: reducedDims(x, dim), keepdim });
 }
@@ -47,7 +48,7 @@ function countOver(x: Tensor, dim: Dims | undefined): number {
 
 /** sum / count; integer inputs are refused with torch's message (there is no dtype option). */
 export function mean(x: Tensor, dim?: Dims, keepdim = false): Tensor {
-  checkReduction('mean', dim, keepdim);
+  checkReduction('mean', x, dim, keepdim);
   if (!isFloatingPoint(x.dtype)) {
     throw new TensorError(
       'DTYPE_MISMATCH',
@@ -64,7 +65,7 @@ export interface VarOptions {
 
 /** sum((x - mean)^2) / (N - correction); N <= correction gives inf or NaN like torch. */
 export function var_(x: Tensor, dim?: Dims, keepdim = false, opts: VarOptions = {}): Tensor {
-  checkReduction('var', dim, keepdim);
+  checkReduction('var', x, dim, keepdim);
   checkOptions('var', 'opts', opts);
   if (opts.correction !== undefined) checkNumber('var', 'correction', opts.correction);
   if (!isFloatingPoint(x.dtype))
@@ -75,7 +76,7 @@ export function var_(x: Tensor, dim?: Dims, keepdim = false, opts: VarOptions = 
 }
 
 export function std(x: Tensor, dim?: Dims, keepdim = false, opts: VarOptions = {}): Tensor {
-  checkReduction('std', dim, keepdim);
+  checkReduction('std', x, dim, keepdim);
   return sqrt(var_(x, dim, keepdim, opts));
 }
 
@@ -88,6 +89,7 @@ export interface ValuesIndices {
 
 /** Checks a max/min/argmax/argmin input: torch refuses an empty reduction. Returns the normalized dim or null. */
 function extremumDim(name: string, x: Tensor, dim: number | undefined, keepdim: boolean): number | null {
+  checkTensor(name, 'input', x);
   if (dim !== undefined) checkInt(name, 'dim', dim);
   checkBool(name, 'keepdim', keepdim);
   if (dim === undefined) {
@@ -149,6 +151,7 @@ export function argmin(x: Tensor, dim?: number, keepdim = false): Tensor {
  * the reduction is empty (giving -inf, like torch).
  */
 export function logsumexp(x: Tensor, dim: Dims, keepdim = false): Tensor {
+  checkTensor('logsumexp', 'input', x);
   checkDims('logsumexp', 'dim', dim, false);
   checkBool('logsumexp', 'keepdim', keepdim);
   const input = isFloatingPoint(x.dtype) ? x : castTo(x, 'float32');
