@@ -1,3 +1,4 @@
+import { platform } from '#platform';
 import { CPU, type Device } from '@wiregrad/tensor';
 import { isAnomalyEnabled } from '../anomalyMode.js';
 import { AutogradError } from '../errors.js';
@@ -78,7 +79,7 @@ export class Engine {
     if (task.reentrantDepth > 0 && task.reentrantDepth % MAX_DEPTH === 0) {
       // See Note [Reentrant backward]: every MAX_DEPTH nested levels, go on from a fresh stack
       this.poolHandOffs++;
-      await new Promise((r) => setImmediate(r));
+      await platform.nextMacrotask();
     }
     this.executeWithGraphTask(prepared);
     for (const lane of this.lanes.values()) lane.start((nt) => this.runOnLane(lane, nt));

@@ -1,3 +1,4 @@
+import { platform } from '#platform';
 import type { Device } from '@wiregrad/tensor';
 import type { NodeTask } from './nodeTask.js';
 import { ReadyQueue } from './readyQueue.js';
@@ -32,7 +33,7 @@ export class Lane {
         }
         await run(nt);
         // yield between tasks so the owners' loops and other lanes interleave
-        await new Promise((r) => setImmediate(r));
+        await platform.nextMacrotask();
       }
     };
     void loop();

@@ -6,4 +6,5 @@ export const platform: AutogradPlatform = {
   name: 'node',
   createTaskStore: () => new AsyncLocalStorage(),
   warn: (message, type) => process.emitWarning(message, type),
+  nextMacrotask: () => new Promise((resolve) => setImmediate(resolve)),
 };
