@@ -39,6 +39,25 @@ export function oursMlp(): () => void {
 
 const gflops = (n: number, ms: number) => (2 * n ** 3) / ms / 1e6;
 
+/**
+ * Note [Idle turns]
+ * The PyTorch peer starts each timed call after waiting on its pipe; ours used to start right
+ * after the previous case in this process (tfjs-wasm's exp: 20-40 ms of CPU). On a loaded
+ * machine Linux's scheduler then favours the processes that slept over the one that just ran,
+ * so our next call lost its core mid-way: add 1M read 4.4 ms after tfjs' exp and 1.9 ms after
+ * a sleep (torch: 1.0 ms either way). Every timed case here starts after a 2 ms sleep (an
+ * untimed turn of its own), so each starts as the peer's does.
+ */
+function withIdleTurns(fns: Record<string, () => unknown>): Record<string, () => unknown> {
+  const idle = () => new Promise<void>((resolve) => setTimeout(resolve, 2));
+  return Object.fromEntries(
+    Object.entries(fns).flatMap(([name, fn], i) => [
+      [`idle${i}`, idle],
+      [name, fn],
+    ]),
+  );
+}
+
 export async function run(): Promise<Row[] | void> {
   const peer = await TorchPeer.start();
   if (!(peer instanceof TorchPeer)) {
@@ -60,7 +79,7 @@ export async function run(): Promise<Row[] | void> {
         a.matmul(b).dispose();
       };
       const m = await interleavedMediansAsync(
-        {
+        withIdleTurns({
           one: ours(1),
           torchOne: () => peer.time(`matmul${n}`, 1),
           pool: ours(threads),
@@ -70,7 +89,7 @@ export async function run(): Promise<Row[] | void> {
             c.dataSync();
             c.dispose();
           },
-        },
+        }),
         n === 1024 ? 9 : 25,
       );
       setNumThreads(threads);
@@ -106,7 +125,7 @@ export async function run(): Promise<Row[] | void> {
       c.dispose();
     };
     const m = await interleavedMediansAsync(
-      {
+      withIdleTurns({
         add: () => x.add(y).dispose(),
         torchAdd: () => peer.time('add', threads),
         tfAdd,
@@ -117,7 +136,7 @@ export async function run(): Promise<Row[] | void> {
           c.dataSync();
           c.dispose();
         },
-      },
+      }),
       41,
       5,
     );
@@ -129,12 +148,12 @@ export async function run(): Promise<Row[] | void> {
     const leaf = tensor(1.5, { requiresGrad: true });
     const net = oursMlp();
     const g = await interleavedMediansAsync(
-      {
+      withIdleTurns({
         chain: () => oursChain(leaf),
         torchChain: () => peer.time('chain', threads),
         mlp: net,
         torchMlp: () => peer.time('mlp', threads),
-      },
+      }),
       41,
       5,
     );
