@@ -61,10 +61,6 @@ export function checkScalar(fn: string, name: string, v: unknown): asserts v is 
   if (typeof v !== 'number' && typeof v !== 'boolean') throw argumentError(fn, name, 'number or bool', v);
 }
 
-export function checkFunction(fn: string, name: string, v: unknown): asserts v is (...args: never[]) => unknown {
-  if (typeof v !== 'function') throw argumentError(fn, name, 'function', v);
-}
-
 /** An options object: undefined, or a plain object (not null, an array or a tensor). */
 export function checkOptions(fn: string, name: string, v: unknown): asserts v is object | undefined {
   if (v !== undefined && (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof Tensor))
@@ -81,10 +77,6 @@ function checkList(fn: string, name: string, v: unknown, expected: string, ok: (
       `${fn}(): argument '${name}' must be ${expected}, but found element of type ${typeName(v[at])} at pos ${at}`,
     );
   }
-}
-
-export function checkIntList(fn: string, name: string, v: unknown): asserts v is readonly number[] {
-  checkList(fn, name, v, 'tuple of ints', isInt);
 }
 
 /** One dim or a list of dims (a reduction's `dim`); undefined where `optional`. */
