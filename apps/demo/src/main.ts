@@ -1,7 +1,4 @@
 import { type DemoConfig, parseConfig, USAGE, USAGE_HINT, UsageError } from './cli.js';
-import { runMnist } from './examples/mnist.js';
-import { launch } from './launcher.js';
-import { workerMain } from './worker.js';
 
 /** Exit codes: 0 done, 1 the run failed, 2 a usage error (the message and a hint, never the whole usage text). */
 function parse(argv: string[]): DemoConfig | 'help' | null {
@@ -14,7 +11,11 @@ function parse(argv: string[]): DemoConfig | 'help' | null {
   }
 }
 
-/** `pnpm demo [ps|pipeline|mnist] [options]` launches every worker; `pnpm demo worker ...` is one worker. */
+/**
+ * `pnpm demo [ps|pipeline|mnist] [options]` launches every worker; `pnpm demo worker ...` is one
+ * worker. Each role is imported when it is chosen: a worker never loads the launcher's plotting
+ * (Vega), and a usage error or --help answers before any of the packages load.
+ */
 async function main(argv: string[]): Promise<number> {
   const c = parse(argv);
   if (c === null) return 2;
@@ -22,11 +23,11 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (c.command === 'worker') return workerMain(c);
+  if (c.command === 'worker') return (await import('./worker.js')).workerMain(c);
   try {
     // mnist with --workers N runs on the launcher like ps and pipeline (a server and N-1 trainer processes)
-    if (c.example === 'mnist' && c.workers === 1) return await runMnist(c);
-    return await launch(c);
+    if (c.example === 'mnist' && c.workers === 1) return await (await import('./examples/mnist.js')).runMnist(c);
+    return await (await import('./launcher.js')).launch(c);
   } catch (e) {
     console.error(`wiregrad demo: ${(e as Error).message}`);
     return 1;

@@ -70,7 +70,7 @@ describe('the training plot (Vega-Lite rendered to SVG in Node)', () => {
     for (const l of ls) expect(l.x).toBeGreaterThan(520);
     const samples = [...svg.matchAll(/role-legend-symbol"[^>]*><path [^>]*d="M-\d+,0L\d+,0"/g)];
     expect(samples).toHaveLength(4 + 1 + 4 + 2);
-  });
+  }, 60_000); // the first plot loads Vega: seconds on a loaded machine
 
   it('the pipeline: its loss and the one-process reference, equal to the last digit, differ in colour, dashes and width', async () => {
     const same = epochs(10, (i) => 1 / (i + 1));
@@ -88,7 +88,7 @@ describe('the training plot (Vega-Lite rendered to SVG in Node)', () => {
     expect(reference!.stroke).not.toBe(model!.stroke);
     expect(reference!.dash).not.toBe(model!.dash);
     expect(Number(reference!.width)).toBeLessThan(Number(model!.width)); // the dashed line on top of the wider one
-  });
+  }, 60_000);
 
   it('any number of sources gets that many different colours', () => {
     for (const n of [1, 4, 10, 11, 20, 33]) expect(new Set(distinctColors(n)).size).toBe(n);

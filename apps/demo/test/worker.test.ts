@@ -41,8 +41,10 @@ describe('pnpm demo worker, started by hand (workers on several machines)', () =
       );
       await printed(trainer1, waiting, 2);
 
+      // the other two together: trainer 1 gives up 30 s after it started waiting
       const server = worker(['--rank', '0', ...common]);
-      started.push(server);
+      const trainer2 = worker(['--rank', '2', ...common]);
+      started.push(server, trainer2);
       await printed(
         server,
         new RegExp(
@@ -51,8 +53,6 @@ describe('pnpm demo worker, started by hand (workers on several machines)', () =
         ),
         1,
       );
-      const trainer2 = worker(['--rank', '2', ...common]);
-      started.push(trainer2);
 
       for (const p of started) expect(await p.exit, p.out).toBe(0);
       for (const [i, p] of [trainer1, trainer2].entries())

@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { parse, View } from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
 
 /** One curve: `source` (a trainer, the driver, a one-process reference) picks its colour, `measure` (loss, train, held-out...) its dash pattern. */
 export interface Series {
@@ -121,6 +120,8 @@ export async function plotSvg(title: string, loss: Series[], acc: Series[]): Pro
     vconcat: [panel('loss', loss, colors, false), panel('accuracy', acc, colors, true)],
     resolve: { scale: { color: 'independent', strokeDash: 'independent' } },
   };
+  // loaded here, not at the top: the workers import this module (through the examples) but never plot
+  const [{ parse, View }, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
   const view = new View(parse(compile(spec).spec), { renderer: 'none' });
   const svg = await view.toSVG();
   view.finalize();
