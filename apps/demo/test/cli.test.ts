@@ -39,12 +39,14 @@ describe('pnpm demo command line', () => {
     expect(usageError(['--epochs', '-x']).message).toMatch(/argument is ambiguous/); // not a number: parseArgs' own message
   });
 
-  it('a usage error prints its one line and a hint, exit code 2, neither the usage text nor a stack trace', () => {
-    const runs = [
+  it('a usage error prints its one line and a hint, exit code 2, neither the usage text nor a stack trace', async () => {
+    const runs = [];
+    for (const argv of [
       ['--epochs', '-3'],
       ['--workers', 'two'],
       ['worker', '--rank', '1'],
-    ].map((argv) => runDemo(argv, 60_000));
+    ])
+      runs.push(await runDemo(argv, 60_000));
     for (const r of runs) {
       expect(r.status, r.stderr).toBe(2);
       const lines = r.stderr.trimEnd().split('\n');
@@ -57,8 +59,8 @@ describe('pnpm demo command line', () => {
     expect(runs[2]!.stderr).toContain('the worker command needs --master');
   }, 120_000);
 
-  it('--help prints the usage text', () => {
-    const r = runDemo(['--help'], 60_000);
+  it('--help prints the usage text', async () => {
+    const r = await runDemo(['--help'], 60_000);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^usage: pnpm demo/);
     expect(r.stdout).toContain('--out DIR');

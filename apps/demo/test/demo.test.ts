@@ -7,9 +7,9 @@ import { freePort } from '../src/launcher/freePort.js';
 import { alive, demoCommand, demoDir, runDemo } from './runDemo.js';
 
 describe('demo end to end (real processes, real ZeroMQ)', () => {
-  it('the parameter-server example trains Iris above 90 % held-out accuracy, exits cleanly, leaves no process and writes a plot', () => {
+  it('the parameter-server example trains Iris above 90 % held-out accuracy, exits cleanly, leaves no process and writes a plot', async () => {
     const out = mkdtempSync(join(tmpdir(), 'wiregrad-demo-'));
-    const r = runDemo(['--epochs', '12', '--out', out, '--seed', '1']);
+    const r = await runDemo(['--epochs', '12', '--out', out, '--seed', '1']);
     expect(r.status, r.stderr).toBe(0);
     const accs = [...r.stdout.matchAll(/held-out accuracy: ([\d.]+)%/g)].map((m) => Number(m[1]));
     expect(accs).toHaveLength(2);

@@ -5,10 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { alive, runDemo } from './runDemo.js';
 
 describe('pnpm demo pipeline (real processes, real ZeroMQ)', () => {
-  it('the layers split over two workers train exactly as one process does, above 90 % held-out; the plot lands under --out relative to where pnpm started', () => {
+  it('the layers split over two workers train exactly as one process does, above 90 % held-out; the plot lands under --out relative to where pnpm started', async () => {
     const started = mkdtempSync(join(tmpdir(), 'wiregrad-pipeline-'));
     // pnpm runs the demo in apps/demo and says in INIT_CWD where the user started it
-    const r = runDemo(['pipeline', '--epochs', '12', '--seed', '1', '--out', 'plots'], 240_000, { INIT_CWD: started });
+    const r = await runDemo(['pipeline', '--epochs', '12', '--seed', '1', '--out', 'plots'], 240_000, {
+      INIT_CWD: started,
+    });
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('wiregrad demo: model parallel pipeline, 3 processes');
     for (let epoch = 1; epoch <= 12; epoch++)
