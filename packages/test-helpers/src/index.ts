@@ -6,3 +6,4 @@
 export { freePort, runWorkers, type WorkerSpec } from './harness.js';
 export type { ScenarioContext } from './scenario.js';
 export { errorOf, plain, sleep, type ErrorInfo } from './util.js';
+export { runProcess, type ProcessRun, type RunProcessOptions } from './runProcess.js';

@@ -1,6 +1,6 @@
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runProcess } from '@wiregrad/test-helpers';
 
 const bootstrap = fileURLToPath(new URL('./fixtures/processBootstrap.mjs', import.meta.url));
 
@@ -13,12 +13,15 @@ describe('a process hosting an RPC worker in a worker_threads thread survives ev
   for (const how of ['graceful', 'abrupt'] as const) {
     for (const end of ['terminate', 'natural'] as const) {
       for (const rref of ['none', 'alive', 'released'] as const) {
-        it(`shutdown ${how}, thread ${end === 'terminate' ? 'terminated' : 'ends by itself'}, RRefs ${rref}: 5 runs, exit code 0, no signal`, () => {
-          const r = spawnSync(
-            process.execPath,
-            ['--conditions=source', bootstrap, './teardownMain.ts', how, end, rref],
-            { encoding: 'utf8', timeout: 60_000 },
-          );
+        it(`shutdown ${how}, thread ${end === 'terminate' ? 'terminated' : 'ends by itself'}, RRefs ${rref}: 5 runs, exit code 0, no signal`, async () => {
+          const r = await runProcess(process.execPath, [
+            '--conditions=source',
+            bootstrap,
+            './teardownMain.ts',
+            how,
+            end,
+            rref,
+          ]);
           expect({ status: r.status, signal: r.signal, stderr: r.stderr }).toEqual({
             status: 0,
             signal: null,
@@ -33,22 +36,22 @@ describe('a process hosting an RPC worker in a worker_threads thread survives ev
     }
   }
   for (const rref of ['none', 'alive'] as const) {
-    it(`no shutdown at all, thread terminated with its agent up, RRefs ${rref}: 5 runs, exit code 0, no signal (Note [Terminating a thread that runs RPC])`, () => {
-      const r = spawnSync(
-        process.execPath,
-        ['--conditions=source', bootstrap, './teardownMain.ts', 'none', 'terminate', rref],
-        { encoding: 'utf8', timeout: 60_000 },
-      );
+    it(`no shutdown at all, thread terminated with its agent up, RRefs ${rref}: 5 runs, exit code 0, no signal (Note [Terminating a thread that runs RPC])`, async () => {
+      const r = await runProcess(process.execPath, [
+        '--conditions=source',
+        bootstrap,
+        './teardownMain.ts',
+        'none',
+        'terminate',
+        rref,
+      ]);
       expect({ status: r.status, signal: r.signal, stderr: r.stderr }).toEqual({ status: 0, signal: null, stderr: '' });
       expect(r.stdout.match(/thread exit (\d+)/g)).toEqual(Array(5).fill('thread exit 1'));
     }, 90_000);
   }
-  it('process.exit() while a thread runs an agent that never shut down: 5 processes, exit code 0, no signal', () => {
+  it('process.exit() while a thread runs an agent that never shut down: 5 processes, exit code 0, no signal', async () => {
     for (let i = 0; i < 5; i++) {
-      const r = spawnSync(process.execPath, ['--conditions=source', bootstrap, './teardownExit.ts'], {
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
+      const r = await runProcess(process.execPath, ['--conditions=source', bootstrap, './teardownExit.ts']);
       expect({ status: r.status, signal: r.signal, stderr: r.stderr, stdout: r.stdout }).toEqual({
         status: 0,
         signal: null,
