@@ -46,7 +46,9 @@ export async function runWorker(c: DemoConfig): Promise<void> {
   if (c.example === 'ps' && rank > 0) await trainer(c, rank);
   if (c.example === 'pipeline' && rank === 0) await driver(c);
   if (c.example === 'mnist' && rank > 0) await mnistTrainer(c, rank);
-  await shutdown({ timeout: 120 });
+  // no limit: the server enters the barrier right after the rendezvous and waits there while
+  // the trainers train, however long that takes; a trainer that dies leaves it (Note [Membership])
+  await shutdown({ timeout: 0 });
   stopping = true; // a normal end: leaving the IPC channel is not the launcher going away
   process.disconnect?.();
 }

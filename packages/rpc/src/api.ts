@@ -325,7 +325,7 @@ export function setRpcTimeout(seconds: number): void {
 
 export interface ShutdownOptions {
   graceful?: boolean;
-  /** seconds the barrier may take before sockets are closed anyway */
+  /** seconds the barrier may take before sockets are closed anyway; 0 = no limit (default 60) */
   timeout?: number;
 }
 
@@ -340,7 +340,7 @@ export async function shutdown(opts: ShutdownOptions = {}): Promise<void> {
   if (!s) return;
   if (s.shuttingDown) throw new RpcError('SHUTDOWN', 'shutdown() is already in progress');
   s.shuttingDown = true;
-  const timeout = (opts.timeout ?? 60) * 1000;
+  const timeout = opts.timeout === 0 ? Infinity : (opts.timeout ?? 60) * 1000;
   let error: unknown = null;
   try {
     if (opts.graceful !== false) {

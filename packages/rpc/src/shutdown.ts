@@ -22,6 +22,11 @@ async function until(done: () => boolean, deadline: number, missing: () => strin
   }
 }
 
+/** What is left until `deadline`, as an RPC timeout (0: none, for a shutdown without a limit). */
+function remainingMs(deadline: number): number {
+  return deadline === Infinity ? 0 : Math.max(1, deadline - Date.now());
+}
+
 async function settled(s: RpcState, deadline: number): Promise<void> {
   while (s.agent.pendingCount() > 0 && Date.now() < deadline) await sleep(5);
 }
@@ -29,7 +34,7 @@ async function settled(s: RpcState, deadline: number): Promise<void> {
 /** Sends `type` to every other live member; a member that is gone or never answers in time is skipped. */
 async function tellEveryone(s: RpcState, deadline: number, msg: (to: string) => OutgoingMessage): Promise<void> {
   const others = s.agent.workerInfos().filter((w) => w !== s.self);
-  await Promise.allSettled(others.map((w) => s.agent.send(w, msg(w.name), Math.max(1, deadline - Date.now()))));
+  await Promise.allSettled(others.map((w) => s.agent.send(w, msg(w.name), remainingMs(deadline))));
 }
 
 /**

@@ -32,6 +32,15 @@ describe('reliability', () => {
     expect(r0!.afterwards).toMatchObject({ code: 'NOT_INITIALIZED' });
   }, 30000);
 
+  it('shutdown({ timeout: 0 }) has no limit: it waits for a worker that joins the barrier late', async () => {
+    const [r0, r1] = (await runWorkers({ scenario: 'shutdownTimeout', worldSize: 2, extra: 'unlimited' })) as {
+      error: unknown;
+      waitedMs: number;
+    }[];
+    expect([r0!.error, r1!.error]).toEqual([null, null]);
+    expect(r0!.waitedMs).toBeGreaterThan(1500);
+  }, 30000);
+
   it('a dead peer fails pending and new calls within the timeout; other peers keep working', async () => {
     const [r0] = (await runWorkers({ scenario: 'reliability', worldSize: 3 })) as Record<string, unknown>[];
     expect(r0).toEqual({

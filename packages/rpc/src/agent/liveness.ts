@@ -10,6 +10,9 @@ import { MessageType } from '../messages/messageType.js';
  * and it leaves the group (Note [Membership]). This covers a killed process, a hung one
  * (SIGSTOP: its kernel keeps the TCP connection open) and a cut network path alike.
  * A worker whose event loop is blocked for longer than the window looks dead to the others.
+ * The other way round, a blocked worker must not take its peers for dead: when its loop comes
+ * back, the liveness timer runs before the messages that arrived meanwhile are read, so the
+ * time it could not listen (how late the check runs) does not count as anyone's silence.
  * Why not ZeroMQ's socket monitor: zeromq.js 6.8 observers keep a receive pending past their
  * socket's close (a thread terminated then aborts the process, Note [Teardown never aborts]),
  * and a DEALER monitored in a context where monitored sockets were closed before sometimes
@@ -19,6 +22,7 @@ export class Liveness {
   private readonly lastHeard = new Map<string, number>();
   private readonly pinging = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
+  private lastCheck = 0;
 
   constructor(
     readonly intervalMs: number,
@@ -33,7 +37,10 @@ export class Liveness {
 
   track(name: string): void {
     this.lastHeard.set(name, performance.now());
-    if (!this.timer) this.timer = setInterval(() => this.check(), this.intervalMs).unref();
+    if (!this.timer) {
+      this.lastCheck = performance.now();
+      this.timer = setInterval(() => this.check(), this.intervalMs).unref();
+    }
   }
 
   forget(name: string): void {
@@ -52,7 +59,12 @@ export class Liveness {
 
   private check(): void {
     const now = performance.now();
-    for (const [name, at] of this.lastHeard) {
+    // how long this worker's own loop was blocked past the interval: nobody could be heard then
+    const deaf = Math.max(0, now - this.lastCheck - this.intervalMs);
+    this.lastCheck = now;
+    for (const [name, heardAt] of this.lastHeard) {
+      const at = Math.min(now, heardAt + deaf);
+      if (deaf > 0) this.lastHeard.set(name, at);
       const silent = now - at;
       if (silent >= this.windowMs) {
         this.forget(name);
