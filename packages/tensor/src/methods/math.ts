@@ -1,4 +1,4 @@
-import { add, div, eq, ge, gt, le, lt, maximum, minimum, mul, ne, pow, sub, type AlphaOptions } from '../ops/binary.js';
+import { add, div, eq, ge, gt, le, lt, maximum, minimum, mul, ne, pow, sub } from '../ops/binary.js';
 import type { TensorOrScalar } from '../ops/operands.js';
 import {
   abs,
@@ -21,84 +21,18 @@ import {
   tanh,
 } from '../ops/unary.js';
 import { where } from '../ops/where.js';
-import {
-  argmax,
-  argmin,
-  logsumexp,
-  max,
-  mean,
-  min,
-  prod,
-  std,
-  sum,
-  var_,
-  type Dims,
-  type ValuesIndices,
-  type VarOptions,
-} from '../ops/reduce.js';
+import { argmax, argmin, logsumexp, max, mean, min, prod, std, sum, var_, type ValuesIndices } from '../ops/reduce.js';
 import { logSoftmax, softmax } from '../ops/softmax.js';
 import { bmm, dot, matmul, mm, outer } from '../ops/matmul.js';
 import type { Tensor } from '../tensor.js';
-import { installMethods } from './install.js';
+import { installMethods, type MethodsOf } from './install.js';
 
-declare module '../tensor.js' {
-  interface Tensor {
-    add(other: TensorOrScalar, opts?: AlphaOptions): Tensor;
-    sub(other: TensorOrScalar, opts?: AlphaOptions): Tensor;
-    mul(other: TensorOrScalar): Tensor;
-    div(other: TensorOrScalar): Tensor;
-    pow(exponent: TensorOrScalar): Tensor;
-    maximum(other: TensorOrScalar): Tensor;
-    minimum(other: TensorOrScalar): Tensor;
-    eq(other: TensorOrScalar): Tensor;
-    ne(other: TensorOrScalar): Tensor;
-    lt(other: TensorOrScalar): Tensor;
-    le(other: TensorOrScalar): Tensor;
-    gt(other: TensorOrScalar): Tensor;
-    ge(other: TensorOrScalar): Tensor;
-    neg(): Tensor;
-    exp(): Tensor;
-    log(): Tensor;
-    log1p(): Tensor;
-    sqrt(): Tensor;
-    rsqrt(): Tensor;
-    abs(): Tensor;
-    sign(): Tensor;
-    sin(): Tensor;
-    cos(): Tensor;
-    tanh(): Tensor;
-    sigmoid(): Tensor;
-    relu(): Tensor;
-    gelu(): Tensor;
-    silu(): Tensor;
-    softplus(): Tensor;
-    logicalNot(): Tensor;
-    clamp(min?: number | null, max?: number | null): Tensor;
-    /** PyTorch's `x.where(cond, y)`: this tensor's elements where `cond` is true, else y's. */
-    where(cond: Tensor, other: TensorOrScalar): Tensor;
-    sum(dim?: Dims, keepdim?: boolean): Tensor;
-    mean(dim?: Dims, keepdim?: boolean): Tensor;
-    prod(dim?: Dims, keepdim?: boolean): Tensor;
-    var(dim?: Dims, keepdim?: boolean, opts?: VarOptions): Tensor;
-    std(dim?: Dims, keepdim?: boolean, opts?: VarOptions): Tensor;
-    max(): Tensor;
-    max(dim: number, keepdim?: boolean): ValuesIndices;
-    min(): Tensor;
-    min(dim: number, keepdim?: boolean): ValuesIndices;
-    argmax(dim?: number, keepdim?: boolean): Tensor;
-    argmin(dim?: number, keepdim?: boolean): Tensor;
-    logsumexp(dim: Dims, keepdim?: boolean): Tensor;
-    softmax(dim: number): Tensor;
-    logSoftmax(dim: number): Tensor;
-    matmul(other: Tensor): Tensor;
-    mm(other: Tensor): Tensor;
-    bmm(other: Tensor): Tensor;
-    dot(other: Tensor): Tensor;
-    outer(other: Tensor): Tensor;
-  }
-}
-
-installMethods({
+/**
+ * The method forms of the free functions, `t.add(b)` for `add(t, b)`: their types are derived
+ * from the functions (`MethodsOf`), so a method cannot drift from its function. Overloaded
+ * functions (max, min) are declared by hand below, as a mapped type keeps one overload only.
+ */
+const methods = {
   add,
   sub,
   mul,
@@ -130,14 +64,13 @@ installMethods({
   softplus,
   logicalNot,
   clamp,
+  /** PyTorch's `x.where(cond, y)`: this tensor's elements where `cond` is true, else y's. */
   where: (self: Tensor, cond: Tensor, other: TensorOrScalar) => where(cond, self, other),
   sum,
   mean,
   prod,
   var: var_,
   std,
-  max,
-  min,
   argmax,
   argmin,
   logsumexp,
@@ -148,4 +81,17 @@ installMethods({
   bmm,
   dot,
   outer,
-} as unknown as Record<string, (self: Tensor, ...args: never[]) => unknown>);
+};
+
+type MathMethods = MethodsOf<typeof methods>;
+
+declare module '../tensor.js' {
+  interface Tensor extends MathMethods {
+    max(): Tensor;
+    max(dim: number, keepdim?: boolean): ValuesIndices;
+    min(): Tensor;
+    min(dim: number, keepdim?: boolean): ValuesIndices;
+  }
+}
+
+installMethods({ ...methods, max, min });
