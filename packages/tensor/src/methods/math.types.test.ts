@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { sum } from '../ops/reduce.js';
-import { add } from '../ops/binary.js';
+import type { sum } from '../ops/reduce.js';
+import type { add } from '../ops/binary.js';
 import { tensor, type Tensor } from '../index.js';
 
 describe('method types are derived from the functions (MethodsOf)', () => {

@@ -1,4 +1,4 @@
-import { clone, contiguous, cpu, detach, gpu, to, type ToTarget } from '../ops/copy.js';
+import { clone, contiguous, cpu, detach, gpu, to } from '../ops/copy.js';
 import {
   expand,
   flatten,
@@ -20,72 +20,19 @@ import { gather, indexAdd, indexSelect, maskedFill, scatterAdd } from '../ops/in
 import { chunk, split } from '../ops/join.js';
 import { add_, clamp_, copy_, div_, fill_, mul_, sub_, zero_ } from '../ops/inplace.js';
 import { normal_, uniform_ } from '../ops/random.js';
-import type { AlphaOptions } from '../ops/binary.js';
-import type { TensorOrScalar } from '../ops/operands.js';
-import type { TypedArray } from '../dtype.js';
-import type { NestedArray, Tensor } from '../tensor.js';
-import { installMethods } from './install.js';
+import { installMethods, type MethodsOf } from './install.js';
 
-declare module '../tensor.js' {
-  interface Tensor {
-    /** the shape as one list or as varargs: `x.reshape([2, 3])`, `x.reshape(2, 3)` (PyTorch takes both) */
-    reshape(shape: readonly number[]): Tensor;
-    reshape(...shape: number[]): Tensor;
-    view(shape: readonly number[]): Tensor;
-    view(...shape: number[]): Tensor;
-    viewAs(other: Tensor): Tensor;
-    transpose(dim0: number, dim1: number): Tensor;
-    permute(dims: readonly number[]): Tensor;
-    permute(...dims: number[]): Tensor;
-    t(): Tensor;
-    squeeze(dim?: number | readonly number[]): Tensor;
-    unsqueeze(dim: number): Tensor;
-    expand(shape: readonly number[]): Tensor;
-    expand(...shape: number[]): Tensor;
-    flatten(startDim?: number, endDim?: number): Tensor;
-    narrow(dim: number, start: number, length: number): Tensor;
-    slice(dim: number, start?: number | null, end?: number | null, step?: number): Tensor;
-    select(dim: number, index: number): Tensor;
-    unbind(dim?: number): Tensor[];
-    contiguous(): Tensor;
-    clone(): Tensor;
-    detach(): Tensor;
-    to(target: ToTarget): Tensor;
-    cpu(): Tensor;
-    gpu(index?: number): Tensor;
-    item(): number;
-    tolist(): NestedArray;
-    toTypedArray(): TypedArray;
-    gather(dim: number, index: Tensor): Tensor;
-    scatterAdd(dim: number, index: Tensor, src: Tensor): Tensor;
-    indexSelect(dim: number, index: Tensor): Tensor;
-    indexAdd(dim: number, index: Tensor, src: Tensor): Tensor;
-    maskedFill(mask: Tensor, value: number | boolean): Tensor;
-    split(size: number | readonly number[], dim?: number): Tensor[];
-    chunk(n: number, dim?: number): Tensor[];
-    add_(other: TensorOrScalar, opts?: AlphaOptions): Tensor;
-    sub_(other: TensorOrScalar, opts?: AlphaOptions): Tensor;
-    mul_(other: TensorOrScalar): Tensor;
-    div_(other: TensorOrScalar): Tensor;
-    clamp_(min?: number | null, max?: number | null): Tensor;
-    copy_(src: Tensor): Tensor;
-    fill_(value: number | boolean): Tensor;
-    zero_(): Tensor;
-    uniform_(from?: number, to?: number): Tensor;
-    normal_(mean?: number, std?: number): Tensor;
-  }
-}
-
-installMethods({
-  reshape,
-  view,
+/**
+ * The method forms of the structural functions; their types are derived from the functions
+ * (MethodsOf, Note in math.ts). The shape-taking ones that PyTorch also takes as varargs
+ * (reshape, view, permute, expand) are declared by hand below, with both forms.
+ */
+const methods = {
   viewAs,
   transpose,
-  permute,
   t,
   squeeze,
   unsqueeze,
-  expand,
   flatten,
   narrow,
   slice,
@@ -117,4 +64,22 @@ installMethods({
   zero_,
   uniform_,
   normal_,
-} as unknown as Record<string, (self: Tensor, ...args: never[]) => unknown>);
+};
+
+type StructureMethods = MethodsOf<typeof methods>;
+
+declare module '../tensor.js' {
+  interface Tensor extends StructureMethods {
+    /** the shape as one list or as varargs: `x.reshape([2, 3])`, `x.reshape(2, 3)` (PyTorch takes both) */
+    reshape(shape: readonly number[]): Tensor;
+    reshape(...shape: number[]): Tensor;
+    view(shape: readonly number[]): Tensor;
+    view(...shape: number[]): Tensor;
+    permute(dims: readonly number[]): Tensor;
+    permute(...dims: number[]): Tensor;
+    expand(shape: readonly number[]): Tensor;
+    expand(...shape: number[]): Tensor;
+  }
+}
+
+installMethods({ ...methods, reshape, view, permute, expand });
