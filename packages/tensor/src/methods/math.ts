@@ -83,7 +83,7 @@ const methods = {
   outer,
 };
 
-type MathMethods = MethodsOf<typeof methods>;
+type MathMethods = MethodsOf<typeof methods, Tensor>;
 
 declare module '../tensor.js' {
   interface Tensor extends MathMethods {

@@ -20,6 +20,7 @@ import { gather, indexAdd, indexSelect, maskedFill, scatterAdd } from '../ops/in
 import { chunk, split } from '../ops/join.js';
 import { add_, clamp_, copy_, div_, fill_, mul_, sub_, zero_ } from '../ops/inplace.js';
 import { normal_, uniform_ } from '../ops/random.js';
+import type { Tensor } from '../tensor.js';
 import { installMethods, type MethodsOf } from './install.js';
 
 /**
@@ -66,7 +67,7 @@ const methods = {
   normal_,
 };
 
-type StructureMethods = MethodsOf<typeof methods>;
+type StructureMethods = MethodsOf<typeof methods, Tensor>;
 
 declare module '../tensor.js' {
   interface Tensor extends StructureMethods {
