@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { expectClose as expectValuesClose } from '../../../__tests__/close.js';
 import * as ops from '../../../index.js';
-import { randn, tensor, type Tensor } from '../../../index.js';
+import { manualSeed, randn, tensor, type Tensor } from '../../../index.js';
 
 /** Same shape and dtype, and values within float32 tolerances (NaN and infinities exact), from either device. */
 export function expectClose(got: Tensor, want: Tensor, rtol = 2e-5, atol = 2e-5): void {
@@ -32,6 +32,8 @@ const UNARY = [
 const SPECIAL = [Number.NaN, Infinity, -Infinity, 0, -0, 1e-30, -1e-30, 3.5, -3.5, 50, -50, 1e30, -1e30, 88, -88, 1e-7];
 const S = tensor(SPECIAL);
 const SR = tensor([...SPECIAL].reverse());
+// seeded: a tolerance miss on some draw must reproduce, never flake (the autograd parity spec had one)
+manualSeed(17);
 const A = randn([3, 4]);
 const B = randn([4]);
 const P = randn([3, 4]).abs().add(0.1);
