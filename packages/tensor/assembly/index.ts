@@ -1,5 +1,5 @@
 // The WebAssembly SIMD kernels of the cpu device (built by scripts/build-wasm.mjs).
-export { gemm, gemmBiasAct, gemmScratchBytes } from './gemm';
+export { gemm, gemmBatch, gemmScratchBytes } from './gemm';
 export { binaryF32, unaryF32, unaryF32Chunks } from './elementwise';
 export { sumF32 } from './reduce';
 export { softmaxF32 } from './softmax';

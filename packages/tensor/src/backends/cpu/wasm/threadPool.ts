@@ -10,8 +10,7 @@ export interface WasmTask {
 }
 
 const KERNEL_NAMES: readonly WasmKernelName[] = [
-  'gemm',
-  'gemmBiasAct',
+  'gemmBatch',
   'gemmScratchBytes',
   'binaryF32',
   'unaryF32',

@@ -80,6 +80,56 @@ describe('wasm gemm (Note [Wasm gemm]) against the TypeScript kernel', () => {
     expectIdentical(two[1]!, one[1]!);
   });
 
+  it('splits a batch over the pool by ranges of micro-tiles that may end inside a product, with the same bits on 1, 2 and 3 threads (Note [Batched gemm])', () => {
+    // 3 products of 18 row tiles (the last ragged), and of 12 column tiles: 2 threads take 27 and
+    // 18 tiles, so the first thread ends inside the second product; a broadcast (stride-0) batch
+    const cases: [() => Tensor, () => Tensor][] = [
+      [() => randn([3, 70, 300]), () => randn([3, 300, 60])],
+      [() => randn([3, 20, 400]), () => randn([3, 400, 90])],
+      [() => randn([20, 400]).expand([3, 20, 400]), () => randn([3, 400, 90])],
+    ];
+    for (const [a, b] of cases) {
+      const x = a();
+      const y = b();
+      const on = (n: number) => {
+        setNumThreads(n);
+        return matmul(x, y).toTypedArray() as Float32Array;
+      };
+      const one = on(1);
+      expectIdentical(on(2), one);
+      expectIdentical(on(3), one);
+      expectProduct(
+        () => x,
+        () => y,
+      );
+    }
+  });
+
+  it('property: any batch of products gives the bits of 1 thread on 2 threads and matches the TypeScript kernel', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 70 }),
+        fc.integer({ min: 100, max: 300 }),
+        fc.integer({ min: 1, max: 70 }),
+        fc.boolean(),
+        (B, M, K, N, broadcast) => {
+          const a = broadcast ? randn([M, K]).expand([B, M, K]) : randn([B, M, K]);
+          const b = randn([B, K, N]);
+          setNumThreads(1);
+          const one = matmul(a, b).toTypedArray() as Float32Array;
+          setNumThreads(2);
+          expectIdentical(matmul(a, b).toTypedArray() as Float32Array, one);
+          expectProduct(
+            () => a,
+            () => b,
+          );
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
   it('property: any shapes and transposes match the TypeScript kernel', () => {
     fc.assert(
       fc.property(

@@ -15,11 +15,16 @@ export interface GemmEpilogue {
   relu: boolean;
 }
 
+/** MR and NR of assembly/gemm.ts: the rows and columns of one unit of work (Note [Batched gemm]). */
+const UNIT_ROWS = 4;
+const UNIT_COLS = 8;
+
 /**
  * BatchMatMul [B,M,K] @ [B,K,N] in f32 on the wasm gemm (Note [Wasm gemm]), with an optional
  * bias row and ReLU applied in its epilogue; null when the TypeScript kernel should run
- * instead. Each product is split over the pool along its longer side (rows in multiples of
- * 4, columns in multiples of 8, the micro-tile).
+ * instead. The whole batch is one `gemmBatch` call per pool thread (Note [Batched gemm]): the
+ * products' micro-tile rows (or columns, when N > M) are numbered product after product and
+ * each thread takes one range of them.
  */
 export function wasmMatmul(a: Tensor, b: Tensor, post: GemmEpilogue | null = null): Tensor | null {
   const [B, M, K] = a.shape as [number, number, number];
@@ -33,29 +38,20 @@ export function wasmMatmul(a: Tensor, b: Tensor, post: GemmEpilogue | null = nul
   if (aPtr === null || bPtr === null) return null;
   const biasPtr = post?.bias ? stageView(runtime, post.bias) : 0;
   if (biasPtr === null) return null;
-  const act = post?.relu ? 1 : 0;
-  const [as0, as1, as2] = a.strides as [number, number, number];
-  const [bs0, bs1, bs2] = b.strides as [number, number, number];
-  const cPtr = runtime.alloc(B * M * N * 4);
   const byRows = M >= N;
-  const ranges = splitRange(
-    byRows ? M : N,
-    getNumThreads(),
-    byRows ? 4 : 8,
-    Math.ceil(MIN_THREAD_MACS / ((byRows ? N : M) * K)),
-  );
-  const scratch = ranges.map(([lo, hi]) => runtime.alloc(runtime.kernels.gemmScratchBytes(byRows ? N : hi - lo)));
-  for (let i = 0; i < B; i++) {
-    const tasks: WasmTask[] = ranges.map(([lo, hi], t) => {
-      const [m0, m1, n0, n1] = byRows ? [lo, hi, 0, N] : [0, M, lo, hi];
-      const aAt = aPtr + 4 * (i * as0 + m0 * as1);
-      const bAt = bPtr + 4 * (i * bs0 + n0 * bs2);
-      const cAt = cPtr + 4 * (i * M * N + m0 * N + n0);
-      const args = [aAt, as1, as2, bAt, bs1, bs2, cAt, N, m1 - m0, n1 - n0, K, scratch[t]!];
-      if (post === null) return { kernel: 'gemm', args };
-      return { kernel: 'gemmBiasAct', args: [...args, biasPtr === 0 ? 0 : biasPtr + 4 * n0, act] };
-    });
-    runParallel(runtime, tasks);
-  }
+  const unit = byRows ? UNIT_ROWS : UNIT_COLS;
+  const perProduct = Math.ceil((byRows ? M : N) / unit);
+  const unitMacs = unit * (byRows ? N : M) * K;
+  const desc = [M, N, K, ...a.strides, ...b.strides, post?.relu ? 1 : 0, byRows ? 1 : 0];
+  const descPtr = runtime.alloc(desc.length * 4);
+  new Int32Array(runtime.memory.buffer, descPtr, desc.length).set(desc);
+  const cPtr = runtime.alloc(B * M * N * 4);
+  const ranges = splitRange(B * perProduct, getNumThreads(), 1, Math.ceil(MIN_THREAD_MACS / unitMacs));
+  const tasks: WasmTask[] = ranges.map(([u0, u1]) => {
+    // a column range never spans more than N columns of one product at a time
+    const scratch = runtime.alloc(runtime.kernels.gemmScratchBytes(byRows ? N : Math.min(N, (u1 - u0) * unit)));
+    return { kernel: 'gemmBatch', args: [aPtr, bPtr, cPtr, biasPtr, descPtr, u0, u1, scratch] };
+  });
+  runParallel(runtime, tasks);
   return runtime.unstage(cPtr, [B, M, N]);
 }

@@ -18,22 +18,7 @@ export interface WasmKernels {
     k: number,
     scratch: number,
   ): void;
-  gemmBiasAct(
-    a: number,
-    sa0: number,
-    sa1: number,
-    b: number,
-    sb0: number,
-    sb1: number,
-    c: number,
-    ldc: number,
-    m: number,
-    n: number,
-    k: number,
-    scratch: number,
-    bias: number,
-    act: number,
-  ): void;
+  gemmBatch(a: number, b: number, c: number, bias: number, desc: number, u0: number, u1: number, scratch: number): void;
   gemmScratchBytes(n: number): number;
   binaryF32(op: number, mode: number, a: number, b: number, out: number, n: number, cols: number): void;
   unaryF32(op: number, x: number, out: number, n: number): void;
