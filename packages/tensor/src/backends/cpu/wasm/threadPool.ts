@@ -17,6 +17,8 @@ const KERNEL_NAMES: readonly WasmKernelName[] = [
   'unaryF32Chunks',
   'sumF32',
   'softmaxF32',
+  'im2colF32',
+  'col2imF32',
 ];
 const MAX_ARGS = 14;
 // control words (Int32): 0 job sequence (-1: stop), 1 finished sequence, 2 error flag, 3 ready,

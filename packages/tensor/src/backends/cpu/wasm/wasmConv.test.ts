@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { bothKernels, expectClose, expectIdentical } from './__tests__/parity.js';
+import { getNumThreads, setNumThreads } from './cpuKernels.js';
 import { MIN_WASM_VALUES } from './wasmConv.js';
 import {
   adaptiveAvgPool2d,
@@ -141,6 +142,31 @@ describe('wasm Im2Col and Col2Im (Note [Wasm im2col]) against the TypeScript ker
       ),
       { ...seeded, numRuns: 30 },
     );
+  });
+
+  it('cuts the (n, c) planes into one range per pool thread: the same bits on 1, 2 and 3 threads (21 planes: 11 + 10, 7 + 7 + 7)', () => {
+    manualSeed(5);
+    const threads = getNumThreads();
+    const x = input([3, 7, 48, 48], true);
+    const c = randn([3, 7 * 25, 48 * 48]);
+    const on = (n: number) => {
+      setNumThreads(n);
+      return [im2col(x, 5, { padding: 2 }), col2im(c, 48, 5, { padding: 2 })].map(
+        (t) => t.toTypedArray() as Float32Array,
+      );
+    };
+    try {
+      const [cols, image] = on(1);
+      for (const n of [2, 3]) {
+        const [cols2, image2] = on(n);
+        expectIdentical(cols2!, cols!);
+        expectIdentical(image2!, image!);
+      }
+      const ts = bothKernels(() => im2col(x, 5, { padding: 2 }));
+      expectIdentical(ts.wasm, ts.ts);
+    } finally {
+      setNumThreads(threads);
+    }
   });
 
   it('a LeNet-sized batch (64x6x28x28, 5x5, padding 2; far above the wasm threshold) agrees', () => {

@@ -1,17 +1,13 @@
 import type { Tensor } from '../../../tensor.js';
 import type { WindowGeometry } from '../kernels/im2col.js';
-import { activeWasm } from './cpuKernels.js';
+import { activeWasm, getNumThreads, runParallel, splitRange } from './cpuKernels.js';
 import { stageView } from './stage.js';
 import type { WasmRuntime } from './wasmRuntime.js';
 
-/** The sliding-window exports of assembly/conv.ts (pointers are byte offsets into the shared memory). */
-interface WasmWindowKernels {
-  im2colF32(x: number, geometry: number, padValue: number, out: number, p0: number, p1: number): void;
-  col2imF32(cols: number, geometry: number, out: number, p0: number, p1: number): void;
-}
-
 /** Columns with fewer values than this stay in TypeScript (staging costs more than it saves). */
 export const MIN_WASM_VALUES = 1 << 8;
+/** Each pool thread gets planes of at least this many column values. */
+const MIN_THREAD_VALUES = 1 << 17;
 
 /**
  * Note [Wasm im2col]
@@ -59,7 +55,10 @@ function geometryBlock(
   return ptr;
 }
 
-const windowKernels = (runtime: WasmRuntime) => runtime.kernels as unknown as WasmWindowKernels;
+/** The (n, c) planes [0, planes) cut into one range per pool thread, none with fewer than MIN_THREAD_VALUES values. */
+function planeRanges(planes: number, valuesPerPlane: number): Array<[number, number]> {
+  return splitRange(planes, getNumThreads(), 1, Math.ceil(MIN_THREAD_VALUES / valuesPerPlane));
+}
 
 /** Im2Col of a float32 [N, C, H, W] in wasm (Note [Wasm im2col]); null when the TypeScript kernel should run. */
 export function wasmIm2col(x: Tensor, g: WindowGeometry, padValue: number): Tensor | null {
@@ -74,7 +73,13 @@ export function wasmIm2col(x: Tensor, g: WindowGeometry, padValue: number): Tens
   if (xPtr === null) return null;
   const geometry = geometryBlock(runtime, C, H, W, x.strides, g);
   const out = runtime.alloc(N * rows * L * 4);
-  windowKernels(runtime).im2colF32(xPtr, geometry, padValue, out, 0, N * C);
+  runParallel(
+    runtime,
+    planeRanges(N * C, (rows / C) * L).map(([p0, p1]) => ({
+      kernel: 'im2colF32',
+      args: [xPtr, geometry, padValue, out, p0, p1],
+    })),
+  );
   return runtime.unstage(out, [N, rows, L]);
 }
 
@@ -91,6 +96,12 @@ export function wasmCol2im(cols: Tensor, g: WindowGeometry, inputSize: readonly 
   if (colsPtr === null) return null;
   const geometry = geometryBlock(runtime, C, H, W, cols.strides, g);
   const out = runtime.alloc(N * C * H * W * 4);
-  windowKernels(runtime).col2imF32(colsPtr, geometry, out, 0, N * C);
+  runParallel(
+    runtime,
+    planeRanges(N * C, (rows / C) * L).map(([p0, p1]) => ({
+      kernel: 'col2imF32',
+      args: [colsPtr, geometry, out, p0, p1],
+    })),
+  );
   return runtime.unstage(out, [N, C, H, W]);
 }

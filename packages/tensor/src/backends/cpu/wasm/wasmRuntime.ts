@@ -25,6 +25,8 @@ export interface WasmKernels {
   unaryF32Chunks(op: number, x: number, out: number, n: number, next: number, chunk: number): void;
   sumF32(x: number, o: number, r: number, i: number, out: number, acc: number): void;
   softmaxF32(x: number, out: number, rows: number, n: number, log: number): void;
+  im2colF32(x: number, geometry: number, padValue: number, out: number, p0: number, p1: number): void;
+  col2imF32(cols: number, geometry: number, out: number, p0: number, p1: number): void;
 }
 
 export type WasmKernelName = keyof WasmKernels;
