@@ -16,6 +16,8 @@ export interface DemoConfig {
   out: string;
   batchSize: number;
   lr: number;
+  /** (ps) trainers send gradients, the server steps with each (async) or once per round of the group (batch); or forward on the server and dist-autograd (dist) */
+  update: 'async' | 'batch' | 'dist';
   /** (worker) join a running group instead of the initial rendezvous, e.g. to replace a trainer that died */
   join: boolean;
   /** aggregate steps/s of the ps example with 1, 2 and 4 trainers */
@@ -39,8 +41,10 @@ export const USAGE = `usage: pnpm demo [ps | pipeline | mnist] [options]
        pnpm demo worker --join --rank N --master tcp://HOST:PORT      (a trainer joining a running ps run)
 
 examples:
-  ps (default)   a parameter server owns an MLP's parameters (RRefs); trainers each take half of
-                 Iris, run forward through RPCs, distributed backward and DistributedOptimizer.step
+  ps (default)   a parameter server owns an MLP's parameters; trainers each take a share of Iris,
+                 compute gradients and send them to the server, which answers with the updated
+                 parameters (--update dist: forward through RPCs, distributed backward and
+                 DistributedOptimizer.step on RRefs)
   pipeline       the MLP's layers split over two workers, trained with activations and gradients
                  crossing the wire; compared with the same network trained in one process
   mnist          a small convnet (conv-relu-pool x2, linear-relu-linear) trained on MNIST digits
@@ -58,6 +62,9 @@ options:
   --host IP        address this worker listens on (for workers on several machines), default 127.0.0.1
   --batch-size N   default 10
   --lr X           learning rate, default 0.05
+  --update U       (ps) async (default): trainers compute their gradients, the server steps with
+                   each as it arrives; batch: one averaged step per round of the whole group;
+                   dist: forward on the server, distributed backward, DistributedOptimizer.step
   --out DIR        where the plot (and mnist's .safetensors) goes, relative to the folder pnpm
                    was started in, default ./out
   --train N        (mnist) training digits, default 9000
@@ -87,6 +94,7 @@ const OPTIONS = {
   out: { type: 'string' },
   'batch-size': { type: 'string' },
   lr: { type: 'string' },
+  update: { type: 'string' },
   example: { type: 'string' },
   join: { type: 'boolean' },
   bench: { type: 'boolean' },
@@ -154,6 +162,10 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
     throw new UsageError('the pipeline example uses exactly 3 workers (a driver and two stages)');
   const lr = v.lr === undefined ? 0.05 : Number(v.lr);
   if (!(lr > 0)) throw new UsageError(`--lr must be a positive number, got '${v.lr}'`);
+  const update = v.update ?? 'async';
+  if (update !== 'async' && update !== 'batch' && update !== 'dist')
+    throw new UsageError(`--update must be async, batch or dist, got '${update}'`);
+  if (v.update !== undefined && exampleName !== 'ps') throw new UsageError('--update is for the ps example');
   const config: DemoConfig = {
     command,
     example: exampleName,
@@ -168,6 +180,7 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
     out: resolve(cwd, v.out ?? 'out'),
     batchSize: int('batch-size', v['batch-size'], mnist ? 64 : 10, 1),
     lr,
+    update,
     join: v.join ?? false,
     bench: v.bench ?? false,
     trainSize: int('train', v.train, 9000, 1),
@@ -214,6 +227,7 @@ export function workerArgv(c: DemoConfig, rank: number, master: string): string[
     String(c.lr),
     '--out',
     c.out,
+    ...(c.example === 'ps' ? ['--update', c.update] : []),
     ...(c.example === 'mnist' ? ['--train', String(c.trainSize), '--test', String(c.testSize)] : []),
   ];
 }

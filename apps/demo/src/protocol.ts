@@ -32,8 +32,17 @@ export type WorkerReport =
       bytesReceived: number;
     };
 
+/** A progress bar redraws at most this often: per-step IPC would cost a fast trainer a good share of its step. */
+const PROGRESS_INTERVAL_MS = 100;
+let lastProgress = -Infinity;
+
 /** Sends a report to the launcher, or prints it when this worker runs on its own. */
 export function report(r: WorkerReport): void {
+  if (r.type === 'progress' && r.step < r.steps) {
+    const now = performance.now();
+    if (now - lastProgress < PROGRESS_INTERVAL_MS) return;
+    lastProgress = now;
+  }
   if (process.send) {
     process.send(r);
     return;

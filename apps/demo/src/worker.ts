@@ -3,6 +3,7 @@ import { initRpc, shutdown } from '@wiregrad/rpc';
 import '@wiregrad/dist-autograd';
 import type { DemoConfig } from './cli.js';
 import { trainer, watchTrainers } from './examples/parameterServer.js';
+import { gradientTrainer, serveGradientUpdates } from './examples/gradientParameterServer.js';
 import { mnistTrainer } from './examples/mnistDistributed.js';
 import { driver } from './examples/pipeline.js';
 import { noticeWhileWaiting } from './rendezvousNotice.js';
@@ -33,7 +34,10 @@ export async function runWorker(c: DemoConfig): Promise<void> {
   process.on('SIGTERM', () => stop(143));
   process.on('SIGINT', () => stop(130));
   process.on('disconnect', () => stop(1)); // the launcher is gone: never linger as an orphan
-  if (c.example === 'ps' && rank === 0) watchTrainers();
+  if (c.example === 'ps' && rank === 0) {
+    watchTrainers();
+    if (c.update !== 'dist') serveGradientUpdates(c);
+  }
   const backendOptions = { initMethod: c.master!, rpcTimeout: 30, listenAddress: `tcp://${c.host}:0` };
   // a joiner's id comes from the rendezvous store (Note [Membership]); --rank picks its share of the data
   const name = workerName(c, rank);
@@ -43,7 +47,7 @@ export async function runWorker(c: DemoConfig): Promise<void> {
   } finally {
     stopNotices();
   }
-  if (c.example === 'ps' && rank > 0) await trainer(c, rank);
+  if (c.example === 'ps' && rank > 0) await (c.update === 'dist' ? trainer(c, rank) : gradientTrainer(c, rank, name));
   if (c.example === 'pipeline' && rank === 0) await driver(c);
   if (c.example === 'mnist' && rank > 0) await mnistTrainer(c, rank);
   // no limit: the server enters the barrier right after the rendezvous and waits there while

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig, USAGE_HINT, UsageError, type DemoConfig } from '../src/cli.js';
+import { parseConfig, USAGE_HINT, UsageError, workerArgv, type DemoConfig } from '../src/cli.js';
 import { runDemo } from './runDemo.js';
 
 const config = (argv: string[], cwd = '/home/someone/project') => parseConfig(argv, cwd) as DemoConfig;
@@ -24,6 +24,16 @@ describe('pnpm demo command line', () => {
     expect(config(['worker', '--rank', '1', '--master', 'tcp://127.0.0.1:1', '--out', 'o']).out).toBe(
       '/home/someone/project/o',
     );
+  });
+
+  it('--update picks how the ps server updates: async (default), batch or dist, and workers get the same', () => {
+    expect(config([]).update).toBe('async');
+    expect(config(['--update', 'batch']).update).toBe('batch');
+    const argv = workerArgv(config(['--update', 'dist']), 1, 'tcp://127.0.0.1:1');
+    expect(argv[argv.indexOf('--update') + 1]).toBe('dist');
+    expect(workerArgv(config(['pipeline']), 1, 'tcp://127.0.0.1:1')).not.toContain('--update');
+    expect(usageError(['--update', 'sync']).message).toBe("--update must be async, batch or dist, got 'sync'");
+    expect(usageError(['mnist', '--update', 'batch']).message).toBe('--update is for the ps example');
   });
 
   it('a negative number after an option is its value: --epochs -3 gives the same message as --epochs=-3', () => {

@@ -29,78 +29,98 @@ describe('demo end to end (real processes, real ZeroMQ)', () => {
     ]);
     expect(r.stdout).toContain('bytes sent per step');
   }, 240_000);
+
+  it.each(['batch', 'dist'])(
+    '--update %s trains Iris above 90 %% held-out accuracy too',
+    async (update) => {
+      const out = mkdtempSync(join(tmpdir(), 'wiregrad-demo-'));
+      const r = await runDemo(['--update', update, '--epochs', '12', '--out', out, '--seed', '1']);
+      expect(r.status, r.stderr).toBe(0);
+      const accs = [...r.stdout.matchAll(/held-out accuracy: ([\d.]+)%/g)].map((m) => Number(m[1]));
+      expect(accs).toHaveLength(2);
+      for (const a of accs) expect(a).toBeGreaterThanOrEqual(90);
+    },
+    240_000,
+  );
 });
 
-describe('demo when a trainer dies and a replacement joins (Note [Asynchronous parameter server], Note [Membership])', () => {
-  it('kill -9 of trainer 1 in epoch 2: the server says so and trains on; a trainer started with --join takes its place; the run finishes above 90 %', async () => {
-    const port = await freePort('127.0.0.1');
-    const master = `tcp://127.0.0.1:${port}`;
-    const node = (args: string[]) =>
-      spawn(process.execPath, [...demoCommand, ...args], {
-        cwd: demoDir,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-    const out = mkdtempSync(join(tmpdir(), 'wiregrad-demo-'));
-    // long enough for the replacement to join while trainer 2 still trains (4 s to notice the death, 2-3 s to start)
-    const run = node(['--epochs', '400', '--seed', '1', '--master', master, '--out', out]);
-    let joiner: ReturnType<typeof node> | null = null;
-    let stdout = '';
-    let joinerOut = '';
-    let killedAt = 0;
-    let detectedAt = 0;
-    const t0 = Date.now();
-    try {
-      const finished = new Promise<number | null>((resolve) => run.on('exit', resolve));
-      run.stderr.on('data', (d) => (stdout += d));
-      run.stdout.on('data', (d: Buffer) => {
-        stdout += d;
-        const pids = /workers: pids ([\d,]+)/.exec(stdout);
-        if (!killedAt && pids && /\[trainer 1\] epoch 2\//.test(stdout)) {
-          killedAt = Date.now();
-          process.kill(Number(pids[1]!.split(',')[1]), 'SIGKILL');
-        }
-        if (!detectedAt && stdout.includes('[ps] worker1 died (no heartbeat); training continues with 1 trainer')) {
-          detectedAt = Date.now();
-          joiner = node([
-            'worker',
-            '--join',
-            '--rank',
-            '1',
-            '--master',
-            master,
-            '--workers',
-            '3',
-            '--epochs',
-            '15',
-            '--seed',
-            '1',
-          ]);
-          joiner.stdout!.on('data', (j) => (joinerOut += j));
-          joiner.stderr!.on('data', (j) => (joinerOut += j));
-        }
-      });
-      const code = await finished;
-      expect(code, stdout).toBe(0);
-      expect(stdout).toMatch(
-        /worker 1 \(pid \d+\) exited with SIGKILL; the parameter server trains on with the other trainers/,
-      );
-      // detected by heartbeat (3 s of silence by default), not by the 30 s RPC timeout
-      expect(detectedAt - killedAt).toBeLessThan(10_000);
-      expect(stdout).toContain('[ps] worker1 joined');
-      const accs = [...stdout.matchAll(/held-out accuracy: ([\d.]+)%/g)].map((m) => Number(m[1]));
-      expect(accs.length).toBe(1); // trainer 2; trainer 1 died
-      for (const a of accs) expect(a).toBeGreaterThanOrEqual(90);
-      const j = joiner as ReturnType<typeof node> | null;
-      expect(j).not.toBeNull();
-      const joinerCode = await new Promise((r) => (j!.exitCode !== null ? r(j!.exitCode) : j!.on('exit', r)));
-      expect(joinerCode, joinerOut).toBe(0);
-      const joinerAcc = /held-out accuracy: ([\d.]+)%/.exec(joinerOut);
-      expect(joinerAcc, joinerOut).not.toBeNull();
-      expect(Number(joinerAcc![1])).toBeGreaterThanOrEqual(90);
-      expect(Date.now() - t0).toBeLessThan(150_000);
-    } finally {
-      run.kill('SIGKILL');
-      (joiner as ReturnType<typeof node> | null)?.kill('SIGKILL');
-    }
-  }, 200_000);
+describe('demo when a trainer dies and a replacement joins (Note [Trainers compute, the server updates], Note [Membership])', () => {
+  // batch: the server's step waits for the whole group, so a death must not leave it waiting
+  it.each(['async', 'batch'])(
+    '--update %s: kill -9 of trainer 1 in epoch 2: the server says so and trains on; a trainer started with --join takes its place; the run finishes above 90 %%',
+    async (update) => {
+      const port = await freePort('127.0.0.1');
+      const master = `tcp://127.0.0.1:${port}`;
+      const node = (args: string[]) =>
+        spawn(process.execPath, [...demoCommand, ...args], {
+          cwd: demoDir,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+      const out = mkdtempSync(join(tmpdir(), 'wiregrad-demo-'));
+      // long enough for the replacement to join while trainer 2 still trains (4 s to notice the death, 2-3 s to start)
+      const run = node(['--update', update, '--epochs', '2000', '--seed', '1', '--master', master, '--out', out]);
+      let joiner: ReturnType<typeof node> | null = null;
+      let stdout = '';
+      let joinerOut = '';
+      let killedAt = 0;
+      let detectedAt = 0;
+      const t0 = Date.now();
+      try {
+        const finished = new Promise<number | null>((resolve) => run.on('exit', resolve));
+        run.stderr.on('data', (d) => (stdout += d));
+        run.stdout.on('data', (d: Buffer) => {
+          stdout += d;
+          const pids = /workers: pids ([\d,]+)/.exec(stdout);
+          if (!killedAt && pids && /\[trainer 1\] epoch 2\//.test(stdout)) {
+            killedAt = Date.now();
+            process.kill(Number(pids[1]!.split(',')[1]), 'SIGKILL');
+          }
+          if (!detectedAt && stdout.includes('[ps] worker1 died (no heartbeat); training continues with 1 trainer')) {
+            detectedAt = Date.now();
+            joiner = node([
+              'worker',
+              '--join',
+              '--rank',
+              '1',
+              '--master',
+              master,
+              '--workers',
+              '3',
+              '--epochs',
+              '15',
+              '--seed',
+              '1',
+              '--update',
+              update,
+            ]);
+            joiner.stdout!.on('data', (j) => (joinerOut += j));
+            joiner.stderr!.on('data', (j) => (joinerOut += j));
+          }
+        });
+        const code = await finished;
+        expect(code, stdout).toBe(0);
+        expect(stdout).toMatch(
+          /worker 1 \(pid \d+\) exited with SIGKILL; the parameter server trains on with the other trainers/,
+        );
+        // detected by heartbeat (3 s of silence by default), not by the 30 s RPC timeout
+        expect(detectedAt - killedAt).toBeLessThan(10_000);
+        expect(stdout).toContain('[ps] worker1 joined');
+        const accs = [...stdout.matchAll(/held-out accuracy: ([\d.]+)%/g)].map((m) => Number(m[1]));
+        expect(accs.length).toBe(1); // trainer 2; trainer 1 died
+        for (const a of accs) expect(a).toBeGreaterThanOrEqual(90);
+        const j = joiner as ReturnType<typeof node> | null;
+        expect(j).not.toBeNull();
+        const joinerCode = await new Promise((r) => (j!.exitCode !== null ? r(j!.exitCode) : j!.on('exit', r)));
+        expect(joinerCode, joinerOut).toBe(0);
+        const joinerAcc = /held-out accuracy: ([\d.]+)%/.exec(joinerOut);
+        expect(joinerAcc, joinerOut).not.toBeNull();
+        expect(Number(joinerAcc![1])).toBeGreaterThanOrEqual(90);
+        expect(Date.now() - t0).toBeLessThan(150_000);
+      } finally {
+        run.kill('SIGKILL');
+        (joiner as ReturnType<typeof node> | null)?.kill('SIGKILL');
+      }
+    },
+    200_000,
+  );
 });

@@ -1,19 +1,20 @@
-import { manualSeed, noGrad, type Tensor } from '@wiregrad/autograd';
-import { Linear, ReLU, Sequential, crossEntropy } from '@wiregrad/nn';
+import { noGrad, type Tensor } from '@wiregrad/autograd';
+import { crossEntropy } from '@wiregrad/nn';
 import { SGD } from '@wiregrad/nn/optim';
 import { RRef, getWorkerInfos, onWorkerJoin, onWorkerLeave, register, rpcSync } from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context } from '@wiregrad/dist-autograd';
 import type { DemoConfig } from '../cli.js';
 import { accuracy, batches, loadIris } from '../data/iris.js';
 import { report } from '../protocol.js';
+import { irisForward, irisModel } from './irisMlp.js';
 
-let model: Sequential | null = null;
 let finishedTrainers = 0;
 
 /**
- * Note [Asynchronous parameter server]
- * Trainers never wait for each other (PyTorch's asynchronous parameter-server pattern, as in
- * Hogwild!-style training): each forward runs on the server against a snapshot of the
+ * Note [Parameter server over dist-autograd]
+ * `pnpm demo ps --update dist`: the parameter server of PyTorch's RPC tutorial, where the model
+ * runs on the server. Trainers never wait for each other (asynchronous, as in Hogwild!-style
+ * training): each forward runs on the server against a snapshot of the
  * parameters taken when it starts (`p.clone()`: the graph saves the snapshots, never the
  * parameters), so the optimizer may update the parameters in place at any time without
  * invalidating another trainer's pending backward (PyTorch's in-place version check would
@@ -25,20 +26,22 @@ let finishedTrainers = 0;
  * contexts), and a trainer that joins just starts stepping.
  */
 function forwardOnSnapshot(x: Tensor): Tensor {
-  const [w1, b1, w2, b2] = model!.parameters().map((p) => p.clone());
-  return x.matmul(w1!.t()).add(b1!).relu().matmul(w2!.t()).add(b2!);
+  return irisForward(
+    irisModel()
+      .parameters()
+      .map((p) => p.clone()),
+    x,
+  );
 }
 
 /** The parameter server's side: it owns the model; trainers call these by name. */
-register('ps.init', (seed: number) => {
-  if (!model) {
-    manualSeed(seed);
-    model = new Sequential(new Linear(4, 16), new ReLU(), new Linear(16, 3));
-  }
-  return model.parameters().map((p) => new RRef(p));
-});
+register('ps.init', (seed: number) =>
+  irisModel(seed)
+    .parameters()
+    .map((p) => new RRef(p)),
+);
 register('ps.forward', (x: Tensor) => forwardOnSnapshot(x));
-register('ps.predict', (x: Tensor) => noGrad(() => model!.forward(x)));
+register('ps.predict', (x: Tensor) => noGrad(() => irisModel().forward(x)));
 register('ps.trainerDone', () => ++finishedTrainers);
 
 /** The server says when the group changes (Note [Membership]): training goes on with whoever is there. */

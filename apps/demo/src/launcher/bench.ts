@@ -4,7 +4,7 @@ import { aggregateStepsPerSec, runWorkers } from './runWorkers.js';
 /**
  * `pnpm demo --bench`: the parameter-server example with 1, 2 and 4 trainer processes on the
  * same model, each run on its own, and the aggregate training steps/s of each (Note
- * [Asynchronous parameter server]: trainers do not take turns, so more trainers step more).
+ * [Trainers compute, the server updates]: trainers do not take turns, so more trainers step more).
  * Note [Steady-state steps/s]
  * A run of the default 40 epochs lasts ~4 s, most of it process start, rendezvous and V8
  * warming up the rpc and engine paths: 1, 2 and 4 trainers then measured 202, 198 and 219

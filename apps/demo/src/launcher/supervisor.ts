@@ -14,7 +14,7 @@ export interface Supervised {
  * Starts worker 0..c.workers-1 as Node processes (`main.ts worker ...`, ZeroMQ over TCP between
  * them, an IPC channel to this process for their reports) and waits for every one to exit. A
  * worker the run needs that fails, or Ctrl-C / SIGTERM here, stops all the others: no orphan
- * process. A ps trainer that dies is only counted (Note [Asynchronous parameter server]).
+ * process. A ps trainer that dies is only counted (Note [Trainers compute, the server updates]).
  */
 export async function supervise(
   c: DemoConfig,
