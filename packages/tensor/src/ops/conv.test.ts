@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { arange, col2im, conv1d, conv2d, im2col, ones, randn, tensor, type Tensor } from '../index.js';
+import { arange, col2im, conv1d, conv2d, im2col, memory, ones, randn, tensor, type Tensor } from '../index.js';
 
 /** The definition, looped in float64 over tolist() values: out[n][o][i][j] = b[o] + Σ w[o][c][ki][kj] · x[n][g·Cg + c][i·s - p + ki·d][...]. */
 function naiveConv(
@@ -130,6 +130,18 @@ describe('conv2d / conv1d', () => {
     expect(flat(conv2d(x.to('float32'), w.to('float32'), b.to('float32'), opts).tolist())).toEqual(
       flat(want).map((v) => expect.closeTo(v, 4)),
     );
+  });
+
+  it('holds no storage once its result is disposed: its columns, product and pre-bias result are released', () => {
+    const x = randn([2, 3, 16, 16]);
+    const w = randn([4, 3, 3, 3]);
+    const b = randn([4]);
+    for (const bias of [null, b]) {
+      const before = memory();
+      conv2d(x, w, bias, { padding: 1 }).dispose();
+      const after = memory();
+      expect([after.tensors, after.cpuBytes]).toEqual([before.tensors, before.cpuBytes]);
+    }
   });
 
   it('an unbatched input gives an unbatched output; conv1d is conv2d over a height of 1', () => {

@@ -196,9 +196,18 @@ export function conv2d(x: Tensor, weight: Tensor, bias: Tensor | null = null, op
   const L = oh * ow;
   // [g, O/g, Cg·kh·kw] @ [N, g, Cg·kh·kw, L] -> [N, g, O/g, L]
   const w = reshape(weight, [groups, O / groups, Cg * kh * kw]);
-  let out = reshape(matmul(w, reshape(cols, [N, groups, Cg * kh * kw, L])), [N, O, oh, ow]);
-  if (bias) out = add(out, reshape(bias, [1, O, 1, 1]));
-  return out;
+  const grouped = reshape(cols, [N, groups, Cg * kh * kw, L]);
+  const product = matmul(w, grouped);
+  const out = reshape(product, [N, O, oh, ow]);
+  // the temporaries release their holds (Note [Releasing storages]), so a conv in a loop reuses
+  // its columns' and its result's memory instead of leaving them to the GC
+  for (const t of [cols, grouped, w, product]) if (t !== out) t.dispose();
+  if (!bias) return out;
+  const b = reshape(bias, [1, O, 1, 1]);
+  const biased = add(out, b);
+  out.dispose();
+  b.dispose();
+  return biased;
 }
 
 /** 1-D convolution: x [N, C, L] (or [C, L]), weight [O, C/groups, k] -> [N, O, l], as conv2d over a height of 1. */
