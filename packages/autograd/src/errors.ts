@@ -4,6 +4,7 @@ export type AutogradErrorCode =
   | 'GRAPH_FREED'
   | 'INPLACE_MODIFIED'
   | 'LEAF_INPLACE'
+  | 'MULTI_OUTPUT_VIEW_INPLACE'
   | 'UNUSED_INPUT'
   | 'INVALID_GRADIENT'
   | 'NAN_GRADIENT'

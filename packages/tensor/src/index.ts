@@ -2,6 +2,7 @@
 // @wiregrad/tensor/internal (Note [Tensor's internal entry point]).
 import './backends/cpu/index.js';
 import './backends/gpu/index.js';
+import './backends/multiOutputViews.js';
 import './methods/math.js';
 import './methods/structure.js';
 import './inspect.js';

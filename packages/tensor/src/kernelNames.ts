@@ -20,6 +20,8 @@
  * - BatchMatMul: [a [B,M,K], b [B,K,N]] -> [B,M,N], same dtype.
  * - Views (no copy; storage shared): Reshape {shape} (copies only when the strides cannot
  *   express it), Permute {dims}, Expand {shape}, Slice {dim, start, end, step}.
+ * - Multi-output views (Note [Multi-output views]): Split [x], {dim, sizes} -> one view per size,
+ *   consecutive along dim; Unbind [x], {dim} -> one view per index along dim, without that dim.
  * - SliceScatter: [src], {inputShape, dim, start, end, step} -> zeros(inputShape) with the
  *   slice filled by src (the gradient of Slice).
  * - Gather: [x, index], {dim}. ScatterAdd: [x, index, src], {dim} -> x + scattered src (new tensor).
@@ -85,6 +87,8 @@ export const Reshape = 'Reshape';
 export const Permute = 'Permute';
 export const Expand = 'Expand';
 export const Slice = 'Slice';
+export const Split = 'Split';
+export const Unbind = 'Unbind';
 export const SliceScatter = 'SliceScatter';
 
 export const Gather = 'Gather';
@@ -113,7 +117,7 @@ export const AddmmActivation = 'AddmmActivation';
 export const INPLACE_KERNELS: ReadonlySet<string> = new Set([CopyInto, Fill]);
 
 /** Kernels whose outputs share storage with inputs[0]. */
-export const VIEW_KERNELS: ReadonlySet<string> = new Set([Reshape, Permute, Expand, Slice]);
+export const VIEW_KERNELS: ReadonlySet<string> = new Set([Reshape, Permute, Expand, Slice, Split, Unbind]);
 
 /** Every kernel name, for registries and coverage tests. */
 export const ALL_KERNELS: readonly string[] = [
@@ -165,6 +169,8 @@ export const ALL_KERNELS: readonly string[] = [
   Permute,
   Expand,
   Slice,
+  Split,
+  Unbind,
   SliceScatter,
   Gather,
   ScatterAdd,

@@ -14,6 +14,8 @@ export interface AutogradMeta {
   viewBase: Tensor | null;
   /** a view's storage version when its history was last set (Note [Views after in-place writes]) */
   viewVersion: number;
+  /** a piece of split or unbind, or a view of one (PyTorch's CreationMeta::MULTI_OUTPUT_NODE; Note [Multi-output views]) */
+  multiOutputView: boolean;
 }
 
 export function autogradMeta(t: Tensor): AutogradMeta {
@@ -26,6 +28,7 @@ export function autogradMeta(t: Tensor): AutogradMeta {
       postAccumulateHooks: null,
       viewBase: null,
       viewVersion: 0,
+      multiOutputView: false,
     };
     t.autogradMeta = m;
   }

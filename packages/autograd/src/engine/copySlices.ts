@@ -33,6 +33,34 @@ import { Node, type Grads } from './node.js';
  * storage version its history was set at; reading the gradFn of a view whose storage has
  * been written since regenerates it as AsStridedBackward0 of the base's current history.
  */
+
+/**
+ * Note [Multi-output views]
+ * split (and chunk) and unbind cut all their pieces with one kernel, Split or Unbind, so the
+ * pieces share one KernelNode, as PyTorch's SplitBackward0, SplitWithSizesBackward0 and
+ * UnbindBackward0: piece i is its output i. Its rule builds the input's gradient once, from
+ * every piece's gradient, a piece that got none counting as zeros (PyTorch's split_backward);
+ * and since the pieces are outputs of one node, a tensor hook on one piece runs with null when
+ * only a sibling got a gradient (See Note [Tensor hooks]). CopySlices cannot rebase one output
+ * of such a node, so, like PyTorch (CreationMeta::MULTI_OUTPUT_NODE, handle_view_on_rebase),
+ * an in-place write into a piece made with grad mode on, or into a view of one, is refused
+ * with PyTorch's message when grad mode is on and the write involves a tensor that requires
+ * grad; and once its storage was written by another route (the base, or another piece under
+ * noGrad), reading the piece's gradFn is refused. The pieces stay views of the input.
+ */
+export function checkMultiOutputView(view: Tensor, node: Node | null, indirect: boolean): void {
+  const meta = peekMeta(view);
+  if (!meta?.multiOutputView) return;
+  const modified = indirect ? 'its base or another view of its base has been' : 'is being';
+  const header = node
+    ? `Output ${meta.outputNr} of ${node.name()} is a view and ${modified} modified inplace.`
+    : `A view was created in no_grad mode and ${modified} modified inplace with grad mode enabled.`;
+  throw new AutogradError(
+    'MULTI_OUTPUT_VIEW_INPLACE',
+    `${header} This view is the output of a function that returns multiple views. Such functions do not allow the output views to be modified inplace. You should replace the inplace operation by an out-of-place one.`,
+  );
+}
+
 function regionOf(base: Tensor, view: Tensor): Tensor {
   if (!base.isContiguous()) {
     throw new AutogradError(
@@ -124,6 +152,7 @@ export function viewGradFn(view: Tensor, stored: Node | null): Node | null {
   const meta = peekMeta(view);
   const base = meta?.viewBase;
   if (!base || meta.viewVersion === view.storage.version) return stored;
+  if (stored !== null || base.requiresGrad) checkMultiOutputView(view, stored, true);
   meta.viewVersion = view.storage.version;
   if (!base.requiresGrad || !isFloatingPoint(view.dtype) || !base.isContiguous()) return stored;
   const node = new AsStridedBackward(base, regionOf(base, view));

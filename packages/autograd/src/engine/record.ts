@@ -13,10 +13,12 @@ import { isInference } from '../inference.js';
 import { autogradMeta, peekMeta } from './autogradMeta.js';
 import { collectNextEdges, setHistory } from './gradientEdge.js';
 import { KernelNode } from './kernelNode.js';
-import { rebaseHistory } from './copySlices.js';
+import type { Node } from './node.js';
+import { checkMultiOutputView, rebaseHistory } from './copySlices.js';
 
 const VIEW_KERNELS: ReadonlySet<string> = K.VIEW_KERNELS;
 const INPLACE: ReadonlySet<string> = K.INPLACE_KERNELS;
+const MULTI_OUTPUT_VIEW_KERNELS: ReadonlySet<string> = new Set([K.Split, K.Unbind]);
 
 /**
  * Note [Recording the graph]
@@ -26,8 +28,9 @@ const INPLACE: ReadonlySet<string> = K.INPLACE_KERNELS;
  * (CopyInto, Fill) rebase the target's history onto the new node, or its base's for a view
  * (See Note [In-place on views]); before they run, the PyTorch checks: no in-place write
  * into a leaf that requires grad, nor into a view of one, nor into an inference tensor
- * outside inferenceMode; and the node computing the value written keeps its own view of the
- * old value (KernelNode.keepSavedInputsOf). Every view remembers its base, whatever the grad mode.
+ * outside inferenceMode, nor into a piece of split or unbind (See Note [Multi-output views]);
+ * and the node computing the value written keeps its own view of the old value
+ * (KernelNode.keepSavedInputsOf). Every view remembers its base, whatever the grad mode.
  */
 function beforeKernel(kernelName: string, inputs: readonly Tensor[]): void {
   if (!INPLACE.has(kernelName)) return;
@@ -39,6 +42,7 @@ function beforeKernel(kernelName: string, inputs: readonly Tensor[]): void {
     );
   }
   if (!isGradEnabled()) return;
+  if (inputs.some((t) => t.requiresGrad)) checkMultiOutputView(target, target.gradFn as Node | null, false);
   if (target.isLeaf && target.requiresGrad) {
     throw new AutogradError(
       'LEAF_INPLACE',
@@ -58,14 +62,23 @@ function beforeKernel(kernelName: string, inputs: readonly Tensor[]): void {
 
 function afterKernel(kernelName: string, inputs: readonly Tensor[], attrs: Attrs, outputs: Tensor[]): void {
   const input = inputs[0]!;
+  const recording = !isInferenceMode() && isGradEnabled();
   // views are tracked whatever the mode: a later in-place write must reach their base (Note [In-place on views])
-  if (VIEW_KERNELS.has(kernelName) && outputs[0]!.storage === input.storage) {
-    const meta = autogradMeta(outputs[0]!);
-    meta.viewBase = peekMeta(input)?.viewBase ?? input;
-    meta.viewVersion = input.storage.version;
+  if (VIEW_KERNELS.has(kernelName)) {
+    const inputMeta = peekMeta(input);
+    // See Note [Multi-output views]: made with grad mode on, a piece and every view of it refuse in-place writes
+    const multiOutput =
+      recording && (MULTI_OUTPUT_VIEW_KERNELS.has(kernelName) || (inputMeta?.multiOutputView ?? false));
+    for (const o of outputs) {
+      if (o.storage !== input.storage) continue;
+      const meta = autogradMeta(o);
+      meta.viewBase = inputMeta?.viewBase ?? input;
+      meta.viewVersion = input.storage.version;
+      meta.multiOutputView = multiOutput;
+    }
   }
   // nothing is recorded under inferenceMode (See Note [Inference tensors])
-  if (isInferenceMode() || !isGradEnabled()) return;
+  if (!recording) return;
   if (!inputs.some((t) => t.requiresGrad)) return;
   if (isNonDifferentiable(kernelName)) return;
   const config = getGradient(kernelName);

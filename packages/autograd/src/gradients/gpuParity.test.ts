@@ -56,6 +56,19 @@ const CASES: Case[] = [
       ops.cat([a!.reshape([12]), ops.stack([b!, b!.mul(2)], 0).reshape([8]), a!.t().slice(0, 1, 3).reshape([6])], 0),
   ],
   [
+    'split, chunk, unbind: one node each, unused pieces as zeros (Note [Multi-output views])',
+    [X],
+    ([a]) => {
+      const [p, , r] = ops.split(a!, [1, 2, 1], 1);
+      const [u, , w] = ops.unbind(a!, 0);
+      return p!
+        .add(r!.mul(3))
+        .reshape([3])
+        .add(u!.sub(w!).sum())
+        .add(ops.chunk(a!, 2, 1)[1]!.sum(1));
+    },
+  ],
+  [
     'scatterAdd, indexAdd, maskedFill',
     [X, X.mul(2)],
     ([a, b]) =>

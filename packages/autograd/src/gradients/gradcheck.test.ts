@@ -92,6 +92,8 @@ const cases: Case[] = [
   ['IndexAdd', (a, s) => a.indexAdd(0, idx([2, 0]), s), () => [r([3, 2]), r([2, 2])]],
   ['MaskedFill', (a) => a.maskedFill(tensor([true, false, true]), 0), () => [r([2, 3])]],
   ['Cat / stack / split', (a, b) => cat([a, b], 1).split(2, 1)[1]!, () => [r([2, 2]), r([2, 3])]],
+  ['Split (split, chunk)', (a) => [...a.split([1, 3], 1), ...a.chunk(2, 0)], () => [r([3, 4])]],
+  ['Unbind', (a) => a.unbind(1), () => [r([2, 3])]],
   ['CopyInto (in-place on a non-leaf)', (a, b) => a.mul(1).copy_(b), () => [r([2, 2]), r([2])]],
   ['Fill (in-place)', (a) => a.mul(1).fill_(3).add(a), () => [r([3])]],
 ];

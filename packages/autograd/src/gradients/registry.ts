@@ -1,5 +1,5 @@
 import { platform } from '#platform';
-import type { Attrs, DType, Device, Tensor } from '@wiregrad/tensor';
+import { type Attrs, type DType, type Device, type Tensor, zeros } from '@wiregrad/tensor';
 import type { Grads } from '../engine/node.js';
 import { sumToShape } from '../engine/sumToShape.js';
 
@@ -65,3 +65,7 @@ export const toInputShape = (g: Tensor, ctx: GradContext, i: number): Tensor => 
 /** `f()` when the pass needs the gradient of forward input `i`, else null (no work for pruned edges). */
 export const ifNeeded = (ctx: GradContext, i: number, f: () => Tensor): Tensor | null =>
   ctx.needsInputGrad(i) ? f() : null;
+
+/** `g`, or zeros of `shape` (forward input 0's dtype and device) for an output that got no gradient, as PyTorch's rules read an undefined one. */
+export const orZeros = (g: Tensor | null, shape: readonly number[], ctx: GradContext): Tensor =>
+  g ?? zeros([...shape], { dtype: ctx.inputDtypes[0], device: ctx.inputDevices[0] });

@@ -1,5 +1,5 @@
-import { KernelNames as K, permute, reshape, sliceScatter } from '@wiregrad/tensor';
-import { registerGradient, toInputShape } from './registry.js';
+import { KernelNames as K, permute, reshape, sliceScatter, stack } from '@wiregrad/tensor';
+import { orZeros, registerGradient, toInputShape } from './registry.js';
 
 // Views: the gradient is the inverse view, or the sum over the broadcast dims for expand.
 registerGradient({ kernelName: K.Reshape, gradFunc: ([g], c) => [reshape(g!, c.inputShapes[0]!)] });
@@ -18,5 +18,21 @@ registerGradient({
   gradFunc: ([g], c) => {
     const { dim, start, end, step } = c.attrs as { dim: number; start: number; end: number; step: number };
     return [sliceScatter(g!, c.inputShapes[0]!, dim, start, end, step)];
+  },
+});
+
+// unbind: one node for every slice (See Note [Multi-output views]); their gradients, zeros for a
+// slice that got none, stacked back along dim (PyTorch's unbind_backward).
+registerGradient({
+  kernelName: K.Unbind,
+  gradFunc: (grads, c) => {
+    const dim = c.attrs.dim as number;
+    const shape = c.inputShapes[0]!.filter((_, d) => d !== dim);
+    return [
+      stack(
+        grads.map((g) => orZeros(g, shape, c)),
+        dim,
+      ),
+    ];
   },
 });

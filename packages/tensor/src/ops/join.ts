@@ -1,10 +1,10 @@
-import { runKernel1 } from '../dispatch.js';
+import { runKernel, runKernel1 } from '../dispatch.js';
 import { TensorError, fmtShape } from '../errors.js';
 import * as K from '../kernelNames.js';
 import { normalizeDim } from '../shape.js';
 import type { Tensor } from '../tensor.js';
 import { operandsResultType, promoteOperands } from './operands.js';
-import { narrow, unsqueeze } from './view.js';
+import { unsqueeze } from './view.js';
 import { checkDims, checkInt, checkTensor, checkTensorList } from '../validate.js';
 
 /**
@@ -91,19 +91,23 @@ function splitSizes(total: number, size: number | readonly number[], d: number):
   return Array.from({ length: Math.ceil(total / size) }, (_, i) => Math.min(size, total - i * size));
 }
 
-/** Views (through narrow) of consecutive pieces along `dim`: of `size` each, or of the given sizes. */
+/**
+ * Views of consecutive pieces along `dim`: of `size` each (the last may be smaller), or of the
+ * given sizes. One Split kernel cuts them all, so autograd records one node for every piece:
+ * SplitBackward0, or SplitWithSizesBackward0 for a list of sizes (See Note [Multi-output views]).
+ */
 export function split(x: Tensor, size: number | readonly number[], dim = 0): Tensor[] {
   checkTensor('split', 'input', x);
   checkDims('split', 'split_size_or_sections', size, false);
   checkInt('split', 'dim', dim);
   if (x.ndim === 0) throw new TensorError('INVALID_DIM', 'split expects at least a 1-dimensional tensor');
   const d = normalizeDim(dim, x.ndim);
-  let at = 0;
-  return splitSizes(x.shape[d]!, size, d).map((len) => {
-    const piece = narrow(x, d, at, len);
-    at += len;
-    return piece;
-  });
+  const sizes = splitSizes(x.shape[d]!, size, d);
+  return runKernel(
+    K.Split,
+    [x],
+    typeof size === 'number' ? { dim: d, sizes } : { dim: d, sizes, gradFnName: 'SplitWithSizesBackward0' },
+  );
 }
 
 /** `n` pieces of ceil(size / n) along `dim` (fewer when the size runs out), like torch.chunk. */
@@ -116,7 +120,7 @@ export function chunk(x: Tensor, n: number, dim = 0): Tensor[] {
   if (x.ndim === 0) throw new TensorError('INVALID_DIM', 'chunk expects at least a 1-dimensional tensor');
   const d = normalizeDim(dim, x.ndim);
   const total = x.shape[d]!;
-  // torch: an empty dim gives n empty pieces
-  if (total === 0) return Array.from({ length: n }, () => narrow(x, d, 0, 0));
+  // torch: an empty dim gives n empty pieces, through split_with_sizes
+  if (total === 0) return split(x, new Array<number>(n).fill(0), d);
   return split(x, Math.ceil(total / n), d);
 }

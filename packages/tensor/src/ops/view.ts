@@ -1,4 +1,4 @@
-import { runKernel1 } from '../dispatch.js';
+import { runKernel, runKernel1 } from '../dispatch.js';
 import { TensorError, fmtShape } from '../errors.js';
 import * as K from '../kernelNames.js';
 import { normalizeDim, numelOf, shapesEqual, viewStrides } from '../shape.js';
@@ -10,6 +10,8 @@ import { type Sizes, checkDims, checkInt, checkTensor, sizesArg, typeName } from
  * Every view is one of four device-agnostic kernels (See Note [View kernels are
  * device-agnostic]): Reshape, Permute, Expand, Slice. select, squeeze, unsqueeze, flatten,
  * narrow, transpose and t are compositions of them, so autograd needs four gradient rules.
+ * split, chunk and unbind return several views from one kernel, Split or Unbind (See Note
+ * [Multi-output views]).
  * A view that would change nothing (reshape or expand to the same shape, a full slice)
  * returns the input itself, as flatten(d, d) and contiguous() do in PyTorch: internal callers
  * (matmul's folding, gradient rules) then add no graph node for an identity. view() and
@@ -238,11 +240,13 @@ export function select(x: Tensor, dim: number, index: number): Tensor {
   return runKernel1(K.Reshape, [narrow(x, d, i, 1)], { shape: x.shape.filter((_, k) => k !== d) });
 }
 
-/** The slices along `dim`, each with that dim removed: views of `x` (PyTorch's unbind). */
+/**
+ * The slices along `dim`, each with that dim removed: views of `x` cut by one Unbind kernel, so
+ * autograd records one UnbindBackward0 for them all (PyTorch's unbind; See Note [Multi-output views]).
+ */
 export function unbind(x: Tensor, dim = 0): Tensor[] {
   checkTensor('unbind', 'input', x);
   checkInt('unbind', 'dim', dim);
   if (x.ndim === 0) throw new TensorError('INVALID_DIM', 'Dimension specified as 0 but tensor has no dimensions');
-  const d = normalizeDim(dim, x.ndim);
-  return Array.from({ length: x.shape[d]! }, (_, i) => select(x, d, i));
+  return runKernel(K.Unbind, [x], { dim: normalizeDim(dim, x.ndim) });
 }
