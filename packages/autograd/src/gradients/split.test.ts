@@ -177,6 +177,25 @@ describe('Note [Multi-output views]: split, chunk and unbind record one node for
       );
     });
 
+    it('into a view of a piece too (PyTorch propagates the piece creation meta to its views)', () => {
+      const x = leaf(4, 2).mul(1);
+      refused(
+        () => x.split(2)[1]!.narrow(0, 1, 1).mul_(2),
+        `Output 0 of SliceBackward0 is a view and is being modified inplace.${suffix}`,
+      );
+    });
+
+    it('a piece written under noGrad is allowed, and its siblings then refuse to be used', () => {
+      const x = leaf(4).mul(1);
+      const [a, b] = x.split(2);
+      noGrad(() => a!.fill_(0));
+      expect(x.tolist()).toEqual([0, 0, 2, 3]);
+      refused(
+        () => b!.mul(2),
+        `Output 1 of SplitBackward0 is a view and its base or another view of its base has been modified inplace.${suffix}`,
+      );
+    });
+
     it('are allowed when nothing requires grad, and under noGrad (the pieces stay views)', () => {
       const plain = zeros([4], { dtype: 'float64' });
       plain.split(2)[1]!.fill_(1);
