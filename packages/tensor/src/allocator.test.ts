@@ -1,5 +1,7 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bucketBytes, getCacheLimit } from './allocator.js';
+import { MIN_HEAP_BYTES, bucketBytes, getCacheLimit, heapStats, setHeapLimit } from './allocator.js';
 import { Tensor, emptyCache, memory, randn, setCacheLimit, tensor, zeros } from './index.js';
 
 const N = 4096; // 16 KiB of float32: served by the cache
@@ -128,5 +130,95 @@ describe('the cpu caching allocator (Note [Caching allocator])', () => {
     zeros([N]).add(1).dispose();
     expect(memory().cpuCachedBytes).toBe(0);
     expect(() => setCacheLimit(-1)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+  });
+});
+
+describe('float32 storages in wasm memory (Note [Storages in wasm memory])', () => {
+  const M = MIN_HEAP_BYTES / 4;
+  const inHeap = (t: Tensor) => t.storage.data.buffer instanceof SharedArrayBuffer;
+  const at = (t: Tensor) => t.storage.data.byteOffset;
+  afterEach(() => setHeapLimit(1024 * 1024 * 1024));
+
+  it('holds float32 storages of MIN_HEAP_BYTES or more, not smaller ones nor other dtypes', () => {
+    expect(inHeap(randn([M]))).toBe(true);
+    expect(inHeap(zeros([M]))).toBe(true);
+    expect(inHeap(randn([M]).exp())).toBe(true);
+    expect(inHeap(randn([M - 1]))).toBe(false);
+    expect(inHeap(zeros([M], { dtype: 'float64' }))).toBe(false);
+    expect(inHeap(zeros([M], { dtype: 'int32' }))).toBe(false);
+    // a user's array is copied into memory of its own
+    expect(inHeap(tensor(new Float32Array(M)))).toBe(false);
+  });
+
+  it("a disposed storage's block goes to the next allocation of its bucket, zero-filled where asked", () => {
+    const a = randn([2 * M]).exp();
+    const ptr = at(a);
+    const free = heapStats().freeBytes;
+    a.dispose();
+    expect(heapStats().freeBytes).toBe(free + bucketBytes(8 * M));
+    // a shorter request of the same bucket
+    const z = Tensor.empty([2 * M - 10], 'float32');
+    expect(at(z)).toBe(ptr);
+    expect(z.storage.data.every((v) => v === 0)).toBe(true);
+    expect(heapStats().freeBytes).toBe(free);
+  });
+
+  it('a released storage still held by a live view or another holder is not reused', () => {
+    const base = randn([M]).add(1);
+    const values = base.toTypedArray();
+    const square = base.reshape([M / 64, 64]);
+    const view = square.t();
+    base.dispose();
+    square.dispose();
+    const storage = view.storage;
+    storage.retain();
+    view.dispose();
+    expect(storage.disposed).toBe(false);
+    const others = [0, 1, 2].map(() => randn([M]).mul(3));
+    expect(others.map(at)).not.toContain(storage.data.byteOffset);
+    expect(storage.data).toEqual(values);
+    const ptr = storage.data.byteOffset;
+    storage.release();
+    expect(storage.disposed).toBe(true);
+    expect(at(Tensor.empty([M], 'float32'))).toBe(ptr);
+  });
+
+  it('what toTypedArray() returns is an ordinary buffer, not a view of the shared memory', () => {
+    const x = randn([M]).mul(2);
+    const arr = x.toTypedArray();
+    expect(arr.buffer instanceof SharedArrayBuffer).toBe(false);
+    expect(arr).toEqual(x.storage.data);
+  });
+
+  it('past its cap storages get ordinary buffers, and the kernels copy those', () => {
+    const inside = randn([M]);
+    setHeapLimit(heapStats().carvedBytes);
+    const outside = randn([M]);
+    expect(inHeap(outside)).toBe(false);
+    const sum = inside.add(outside);
+    expect(inHeap(sum)).toBe(false);
+    const want = inside.toTypedArray().map((v, i) => v + outside.storage.data[i]!);
+    expect(sum.toTypedArray()).toEqual(want);
+    expect(() => setHeapLimit(-1)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+  });
+
+  it('the block of a storage the GC collects without a dispose() is freed once its array is collected', async () => {
+    const collect = () => {
+      setFlagsFromString('--expose-gc');
+      (runInNewContext('gc') as () => void)();
+    };
+    // a bucket no other spec uses, so only these blocks come and go on its free list
+    const n = 3 * M + 17;
+    const arrays = [0, 1, 2, 3].map(() => randn([n]).storage.data);
+    const ptrs = new Set(arrays.map((a) => a.byteOffset));
+    const refs = arrays.splice(0).map((a) => new WeakRef(a));
+    for (let turn = 0; turn < 50 && refs.some((r) => r.deref() !== undefined); turn++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      collect();
+    }
+    expect(refs.every((r) => r.deref() === undefined)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const again = [0, 1, 2, 3].map(() => Tensor.empty([n], 'float32').storage.data.byteOffset);
+    expect(new Set(again)).toEqual(ptrs);
   });
 });

@@ -92,6 +92,117 @@ function evict(keep: number): void {
   }
 }
 
+/**
+ * Note [Storages in wasm memory]
+ * A float32 storage of MIN_HEAP_BYTES or more lives inside the shared WebAssembly.Memory of
+ * the wasm kernels where there is one (Note [Wasm arena]): its typed array is a view of that
+ * memory, so a kernel passes its byte offset and reads and writes it in place, from every
+ * thread of the pool, instead of copying operands in and results out (copying was two thirds
+ * of a 1M-element add). The memory is never detached (a shared memory's old buffers stay
+ * valid when it grows), so such a view stays usable as any other typed array.
+ *
+ * Blocks are carved from the end of the memory (WasmHeap.carve), 64-byte aligned and padded
+ * so a SIMD loop may run over a block's tail, in the buckets of Note [Caching allocator], and
+ * are kept on a free list per bucket once freed: wasm memory never shrinks, so they are not
+ * dropped by the cache limit or emptyCache() either. A released storage's block is free at
+ * once (Note [Releasing storages]); the block of a storage the GC collects is freed when its
+ * typed array itself is collected (a FinalizationRegistry on the array, never on the storage,
+ * so whoever still holds the array keeps the block). The heap carves at most its cap
+ * (setHeapLimit, WIREGRAD_CPU_HEAP_BYTES, 1 GiB by default); past it, and where there is no
+ * wasm runtime (no SharedArrayBuffer), storages get ordinary buffers and the kernels copy them.
+ *
+ * Everything that reads `storage.data.buffer` sees a SharedArrayBuffer spanning the whole
+ * memory: it must use byteOffset/byteLength (rpc's tensor frames do; zeromq.js sends views of
+ * shared memory), and a copy taken with slice() (toTypedArray) is an ordinary buffer.
+ */
+export const MIN_HEAP_BYTES = 65536;
+/** Bytes after each block that a SIMD tail may touch. */
+const HEAP_PADDING = 64;
+
+/** The memory float32 storages may live in: carved at its end, viewed as floats. */
+export interface WasmHeap {
+  /** A fresh 64-byte-aligned region of `bytes`, or null when the memory cannot grow by that much. */
+  carve(bytes: number): number | null;
+  /** `length` floats at byte offset `ptr` of the memory. */
+  floats(ptr: number, length: number): Float32Array;
+}
+
+let heapOf: () => WasmHeap | null = () => null;
+let heapLimit = parseLimit(env?.WIREGRAD_CPU_HEAP_BYTES) ?? 1024 * 1024 * 1024;
+const heap = { carvedBytes: 0, freeBytes: 0 };
+const freeBlocks = new Map<number, number[]>();
+/** Frees the block of an array the GC collected; the unregister token is the array itself. */
+const heapArrays = new FinalizationRegistry<number>((ptr) => freeBlock(ptr));
+/** The bucket of every carved block, by its byte offset. */
+const blockSizes = new Map<number, number>();
+
+/** Lets the wasm runtime (created on first use) serve float32 storages (Note [Storages in wasm memory]). */
+export function setWasmHeap(source: () => WasmHeap | null): void {
+  heapOf = source;
+}
+
+/** Puts the block at `ptr` on its bucket's free list. */
+function freeBlock(ptr: number): void {
+  const bucket = blockSizes.get(ptr)!;
+  let list = freeBlocks.get(bucket);
+  if (!list) freeBlocks.set(bucket, (list = []));
+  list.push(ptr);
+  heap.freeBytes += bucket;
+}
+
+/**
+ * `length` float32s in the wasm memory (>= MIN_HEAP_BYTES): a free block of their bucket,
+ * zero-filled when `zeroed`, or a fresh one; null when there is no heap or it is at its cap.
+ */
+export function takeHeapFloats(length: number, zeroed: boolean): Float32Array | null {
+  const size = bucketBytes(length * 4);
+  const wasm = heapOf();
+  if (wasm === null) return null;
+  let ptr = freeBlocks.get(size)?.pop();
+  const fresh = ptr === undefined;
+  if (ptr === undefined) {
+    if (heap.carvedBytes + size + HEAP_PADDING > heapLimit) return null;
+    const carved = wasm.carve(size + HEAP_PADDING);
+    if (carved === null) return null;
+    ptr = carved;
+    heap.carvedBytes += size + HEAP_PADDING;
+    blockSizes.set(ptr, size);
+    stats.misses++;
+  } else {
+    heap.freeBytes -= size;
+    stats.hits++;
+  }
+  const data = wasm.floats(ptr, length);
+  // a carved block is fresh memory (zero); a reused one holds what its last storage left
+  if (zeroed && !fresh) data.fill(0);
+  heapArrays.register(data, ptr, data);
+  return data;
+}
+
+/** Takes back the floats of a released storage (nothing may alias them any more). */
+export function giveBackHeapFloats(data: Float32Array): void {
+  heapArrays.unregister(data);
+  freeBlock(data.byteOffset);
+}
+
+/** The most bytes the wasm heap carves for storages (blocks already carved stay). */
+export function setHeapLimit(bytes: number): void {
+  if (!Number.isSafeInteger(bytes) || bytes < 0)
+    throw new TensorError('INVALID_ARGUMENT', `setHeapLimit expects a byte count >= 0, got ${bytes}`);
+  heapLimit = bytes;
+}
+
+export interface HeapStats {
+  /** bytes carved from the wasm memory for storages, live and free blocks (with their padding) */
+  carvedBytes: number;
+  /** bytes of free blocks, ready for reuse */
+  freeBytes: number;
+}
+
+export function heapStats(): HeapStats {
+  return { ...heap };
+}
+
 /** Drops every cached buffer (they go to the GC); live storages are not affected. */
 export function emptyCache(): void {
   evict(0);

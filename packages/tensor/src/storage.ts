@@ -1,4 +1,12 @@
-import { MIN_CACHED_BYTES, cacheStats, giveBackBuffer, takeBuffer } from './allocator.js';
+import {
+  MIN_CACHED_BYTES,
+  MIN_HEAP_BYTES,
+  cacheStats,
+  giveBackBuffer,
+  giveBackHeapFloats,
+  takeBuffer,
+  takeHeapFloats,
+} from './allocator.js';
 import { CPU, type Device } from './device.js';
 import { bytesPerElement, type DType, type TypedArray, typedArrayFor } from './dtype.js';
 import { TensorError } from './errors.js';
@@ -20,15 +28,16 @@ import { TensorError } from './errors.js';
  * buffer is deleted, and every later access throws DISPOSED. A disposed tensor whose
  * storage is still held elsewhere (a view of it, a saved tensor) keeps reading the live
  * memory, as in PyTorch, so no held storage is ever reused under a reader. A storage
- * dropped without its holds released is collected by the GC as before (never cached).
+ * dropped without its holds released is collected by the GC as before (never cached; a
+ * block of wasm memory is freed once its array is collected, Note [Storages in wasm memory]).
  */
 export class Storage {
   version = 0;
   private disposedFlag = false;
   private readonly tracked: boolean;
   private holdCount = 0;
-  /** true when `cpuData`'s buffer came from the caching allocator and may go back to it */
-  private cached = false;
+  /** where `cpuData` came from: the caching allocator or the wasm heap, which take it back on dispose */
+  private origin: 'own' | 'cache' | 'heap' = 'own';
 
   constructor(
     readonly device: Device,
@@ -46,15 +55,18 @@ export class Storage {
   }
 
   /**
-   * A cpu storage of `length` elements from the caching allocator: zero-filled, or with
-   * whatever a reused buffer held when `zeroed` is false (for kernels that write every element).
+   * A cpu storage of `length` elements from the caching allocator, float32 ones of
+   * MIN_HEAP_BYTES or more in wasm memory where it can (Note [Storages in wasm memory]):
+   * zero-filled, or with whatever reused memory held when `zeroed` is false (for kernels
+   * that write every element).
    */
   static allocate(dtype: DType, length: number, zeroed = true): Storage {
     const bytes = length * bytesPerElement(dtype);
     if (bytes < MIN_CACHED_BYTES) return new Storage(CPU, dtype, length, typedArrayFor(dtype, length));
-    const data = typedArrayOver(dtype, takeBuffer(bytes, zeroed), length);
+    const inHeap = dtype === 'float32' && bytes >= MIN_HEAP_BYTES ? takeHeapFloats(length, zeroed) : null;
+    const data = inHeap ?? typedArrayOver(dtype, takeBuffer(bytes, zeroed), length);
     const s = new Storage(CPU, dtype, length, data);
-    s.cached = true;
+    s.origin = inHeap ? 'heap' : 'cache';
     return s;
   }
 
@@ -110,7 +122,9 @@ export class Storage {
     this.handle = null;
     const data = this.cpuData;
     this.cpuData = null;
-    if (this.cached && data !== null) giveBackBuffer(data.buffer as ArrayBuffer);
+    if (data === null) return;
+    if (this.origin === 'cache') giveBackBuffer(data.buffer as ArrayBuffer);
+    else if (this.origin === 'heap') giveBackHeapFloats(data as Float32Array);
   }
 }
 

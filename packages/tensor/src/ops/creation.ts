@@ -1,7 +1,7 @@
 import { CPU, device as toDevice, type DeviceLike } from '../device.js';
 import { type DType, type TypedArray, assertDType, castScalar, dtypeOfTypedArray, typedArrayFor } from '../dtype.js';
 import { TensorError } from '../errors.js';
-import { numelOf, validateShape } from '../shape.js';
+import { validateShape } from '../shape.js';
 import { Storage } from '../storage.js';
 import { type NestedArray, Tensor } from '../tensor.js';
 import { moveTo } from './copy.js';
@@ -123,10 +123,11 @@ export function full(shape: readonly number[], value: number | boolean, opts: Te
   checkScalar('full', 'fill_value', value);
   validateShape(shape);
   const dtype = dtypeOption(opts, typeof value === 'boolean' ? 'bool' : 'float32');
-  const data = typedArrayFor(dtype, numelOf(shape));
+  // from the allocator, zero-filled (Note [Storages in wasm memory])
+  const t = Tensor.empty(shape, dtype);
   const v = castScalar(value, dtype);
-  if (!Object.is(v, 0)) data.fill(v);
-  return finish(fromData(data, shape, dtype), opts);
+  if (!Object.is(v, 0)) t.storage.data.fill(v);
+  return finish(t, opts);
 }
 
 /** A creation op that fills with `value`, taking its shape as a list or as varargs. */

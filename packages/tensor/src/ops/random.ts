@@ -1,8 +1,8 @@
-import { type DType, typedArrayFor } from '../dtype.js';
+import type { DType } from '../dtype.js';
 import { TensorError } from '../errors.js';
-import { numelOf, validateShape } from '../shape.js';
-import type { Tensor } from '../tensor.js';
-import { type ShapeAndOptions, finish, fromData, shapeAndOptions, type TensorOptions } from './creation.js';
+import { validateShape } from '../shape.js';
+import { Tensor } from '../tensor.js';
+import { type ShapeAndOptions, finish, shapeAndOptions, type TensorOptions } from './creation.js';
 import { Xoshiro128StarStar } from './generator.js';
 import { copy_ } from './inplace.js';
 import { TORCH_TYPE_NAME } from './operands.js';
@@ -42,12 +42,13 @@ function uniformFor(dtype: DType): () => number {
   return dtype === 'float32' ? () => generator.nextFloat32() : () => generator.nextFloat64();
 }
 
+/** A fresh tensor of generated values; its memory comes from the allocator (Note [Storages in wasm memory]). */
 function fillWith(shape: readonly number[], dtype: DType, gen: () => number): Tensor {
   validateShape(shape);
-  const n = numelOf(shape);
-  const data = typedArrayFor(dtype, n);
-  for (let i = 0; i < n; i++) data[i] = gen();
-  return fromData(data, shape, dtype);
+  const t = Tensor.uninitialized(shape, dtype);
+  const data = t.storage.data;
+  for (let i = 0; i < data.length; i++) data[i] = gen();
+  return t;
 }
 
 /** Standard normals by Box–Muller: each pair of uniforms gives two values (cos, then sin). */

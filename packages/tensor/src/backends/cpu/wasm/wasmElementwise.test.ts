@@ -148,3 +148,78 @@ describe('wasm sum and softmax against the TypeScript kernels', () => {
     expectClose(logSoft.wasm, logSoft.ts, 2e-6, 1e-5);
   });
 });
+
+describe('operands and results in wasm memory (Note [Storages in wasm memory])', () => {
+  const threads = getNumThreads();
+  afterEach(() => setNumThreads(threads));
+  /** Big enough to split over the pool in place, and ragged. */
+  const BIG = (1 << 18) + 13;
+  const inHeap = (t: Tensor) => t.storage.data.buffer instanceof SharedArrayBuffer;
+  /** `t`'s values in a storage of wasm memory (a wasm kernel's result lives there). */
+  const heapCopy = (t: Tensor) => {
+    const c = ops.mul(t, 1);
+    expect(inHeap(c)).toBe(true);
+    return c;
+  };
+
+  it('are read and written in place, on one thread and split over the pool, with the TypeScript bits', () => {
+    const a = heapCopy(values(BIG, 3));
+    const b = heapCopy(values(BIG, 5));
+    const outside = values(BIG, 7);
+    expect(inHeap(outside)).toBe(false);
+    for (const count of [1, 2, 3]) {
+      setNumThreads(count);
+      for (const [x, y] of [
+        [a, b],
+        [a, outside],
+        [outside, b],
+        [a, tensor(1.75)],
+        [tensor(-2), b],
+      ] as const) {
+        for (const f of [ops.add, ops.sub, ops.mul, ops.div]) {
+          const { ts, wasm } = bothKernels(() => f(x, y));
+          expectIdentical(wasm, ts);
+        }
+      }
+      for (const f of [ops.neg, ops.abs, ops.sqrt, ops.relu]) {
+        const { ts, wasm } = bothKernels(() => f(a));
+        expectIdentical(wasm, ts);
+      }
+      for (const f of [ops.exp, ops.sigmoid]) {
+        const { ts, wasm } = bothKernels(() => f(a));
+        expectClose(wasm, ts, 5e-7, 1e-30);
+      }
+      expect(inHeap(ops.add(a, b))).toBe(true);
+    }
+  });
+
+  it('a view with an offset off the 16-byte grid, and a row broadcast over it', () => {
+    const base = heapCopy(values(BIG + 5, 9));
+    const x = base.slice(0, 5, 5 + 4096 * 64).reshape([4096, 64]);
+    const row = heapCopy(values(64 * 1024, 11)).slice(0, 3, 67);
+    for (const count of [1, 2]) {
+      setNumThreads(count);
+      for (const [p, q] of [
+        [x, row],
+        [row, x],
+        [x, x],
+      ] as const) {
+        const { ts, wasm } = bothKernels(() => ops.sub(p, q));
+        expectIdentical(wasm, ts);
+      }
+      const e = bothKernels(() => ops.exp(x));
+      expectClose(e.wasm, e.ts, 2.4e-7, 1e-44);
+    }
+  });
+
+  it('sum and softmax read in place; softmax writes its result in place', () => {
+    const x = heapCopy(randn([512, 300]));
+    for (const f of [() => ops.sum(x), () => ops.sum(x, 1), () => ops.sum(x, 0)]) {
+      const { ts, wasm } = bothKernels(f);
+      expectClose(wasm, ts, 1e-6, 1e-4);
+    }
+    const soft = bothKernels(() => ops.softmax(x, -1));
+    expectClose(soft.wasm, soft.ts, 2e-6, 1e-7);
+    expect(inHeap(ops.softmax(x, -1))).toBe(true);
+  });
+});

@@ -36,9 +36,9 @@ export function hasWasmUnary(kernelName: string): boolean {
   return kernelName in UNARY_OPS;
 }
 
-/** Copies a contiguous float32 tensor's n elements into the arena; returns the byte offset. */
-function stageFlat(runtime: WasmRuntime, t: Tensor, n: number): number {
-  return runtime.stage((t.storage.data as Float32Array).subarray(t.offset, t.offset + n));
+/** The elements of a contiguous float32 tensor from its offset on (a view, never a copy). */
+function elements(t: Tensor, n: number): Float32Array {
+  return (t.storage.data as Float32Array).subarray(t.offset, t.offset + n);
 }
 
 /** Unary ops worth splitting over the pool; the cheap ones are bound by copying, which stays on this thread. */
@@ -48,9 +48,12 @@ const CHUNK = 16384;
 /**
  * Note [Streamed elementwise]
  * A cheap elementwise op costs less than copying its operands, so staging whole 4 MiB
- * operands would stream each one through memory twice. Instead it runs in chunks of 16k
- * elements: each chunk is copied into the arena, computed and copied out while it is
- * still in L1/L2. Operands that are a single broadcast value are staged once.
+ * operands would stream each one through memory twice. When an operand or the result does
+ * not live in wasm memory (Note [Storages in wasm memory]) the op runs in chunks of 16k
+ * elements on this thread: each such chunk is copied into the arena, computed and copied out
+ * while it is still in L1/L2; operands and results that do live there are read and written
+ * in place, and operands that are a single broadcast value are staged once. When all of them
+ * live there nothing is copied, so the op is split over the pool instead (`inPlaceRanges`).
  */
 function stream(
   runtime: WasmRuntime,
@@ -61,36 +64,56 @@ function stream(
   call: (ptrs: readonly number[], outPtr: number, len: number) => void,
 ): Tensor {
   runtime.reset();
-  const ptrs = operands.map((t, i) => (full[i] ? runtime.alloc(CHUNK * 4) : stageFlat(runtime, t, 1)));
-  const outPtr = runtime.alloc(CHUNK * 4);
+  const copied = operands.map((t, i) =>
+    full[i] && runtime.pointerOf(t.storage.data) === null ? elements(t, n) : null,
+  );
+  const ptrs = operands.map((t, i) =>
+    copied[i] ? runtime.alloc(CHUNK * 4) : runtime.operand(elements(t, full[i] ? n : 1)),
+  );
   const out = uninitializedF32(shape);
   const result = out.storage.data as Float32Array;
+  const resultPtr = runtime.pointerOf(result);
+  const outChunk = resultPtr === null ? runtime.alloc(CHUNK * 4) : 0;
   for (let s = 0; s < n; s += CHUNK) {
     const e = Math.min(n, s + CHUNK);
     const heap = runtime.heapF32();
-    for (let i = 0; i < operands.length; i++) {
-      const t = operands[i]!;
-      if (full[i]) heap.set((t.storage.data as Float32Array).subarray(t.offset + s, t.offset + e), ptrs[i]! >> 2);
-    }
-    call(ptrs, outPtr, e - s);
-    result.set(heap.subarray(outPtr >> 2, (outPtr >> 2) + e - s), s);
+    for (let i = 0; i < operands.length; i++) if (copied[i]) heap.set(copied[i]!.subarray(s, e), ptrs[i]! >> 2);
+    const at = ptrs.map((p, i) => (full[i] && !copied[i] ? p + 4 * s : p));
+    call(at, resultPtr === null ? outChunk : resultPtr + 4 * s, e - s);
+    if (resultPtr === null) result.set(heap.subarray(outChunk >> 2, (outChunk >> 2) + e - s), s);
   }
   return out;
 }
 
-function run(
+/**
+ * The result of an op split over the pool when its full operands and its result all live in
+ * wasm memory (their byte offsets, 0 for a staged broadcast operand), else null: the ranges
+ * start on multiples of 16 elements, so a range's padded SIMD tail only rewrites the values
+ * the next range writes too.
+ */
+function inPlaceRanges(
   runtime: WasmRuntime,
+  operands: readonly Tensor[],
+  full: readonly boolean[],
   n: number,
-  align: number,
-  task: (start: number, end: number) => WasmTask,
-  outPtr: number,
   shape: readonly number[],
-): Tensor {
+  task: (ptrs: readonly number[], outPtr: number, start: number, end: number) => WasmTask,
+): Tensor | null {
+  if (getNumThreads() === 1 || n < 2 * MIN_THREAD_ELEMENTS) return null;
+  if (operands.some((t, i) => full[i] && runtime.pointerOf(t.storage.data) === null)) return null;
+  runtime.reset();
+  const out = runtime.output(shape);
+  if (out.staged) {
+    out.tensor.dispose();
+    return null;
+  }
+  const ptrs = operands.map((t, i) => runtime.operand(elements(t, full[i] ? n : 1)));
+  const ranges = splitRange(n, getNumThreads(), 16, MIN_THREAD_ELEMENTS);
   runParallel(
     runtime,
-    splitRange(n, getNumThreads(), align, MIN_THREAD_ELEMENTS).map(([s, e]) => task(s, e)),
+    ranges.map(([s, e]) => task(ptrs, out.ptr, s, e)),
   );
-  return runtime.unstage(outPtr, shape);
+  return out.tensor;
 }
 
 /** The length of the row `t` is when it broadcasts over the leading dims of `shape` (0 when it does not). */
@@ -127,26 +150,32 @@ export function wasmBinary(kernelName: string, a: Tensor, b: Tensor): Tensor | n
   if (runtime === null) return null;
   const op = BINARY_OPS[kernelName]!;
   if (mode <= 2) {
-    return stream(runtime, [a, b], [aFull, bFull], n, shape, ([pa, pb], po, len) =>
-      runtime.kernels.binaryF32(op, mode, pa!, pb!, po, len, 1),
+    const operands = [a, b];
+    const full = [aFull, bFull];
+    const at = (p: number, isFull: boolean, s: number) => (isFull ? p + 4 * s : p);
+    return (
+      inPlaceRanges(runtime, operands, full, n, shape, ([pa, pb], po, s, e) => ({
+        kernel: 'binaryF32',
+        args: [op, mode, at(pa!, aFull, s), at(pb!, bFull, s), po + 4 * s, e - s, 1],
+      })) ??
+      stream(runtime, operands, full, n, shape, ([pa, pb], po, len) =>
+        runtime.kernels.binaryF32(op, mode, pa!, pb!, po, len, 1),
+      )
     );
   }
   runtime.reset();
-  const aPtr = stageFlat(runtime, a, a.numel);
-  const bPtr = stageFlat(runtime, b, b.numel);
-  const outPtr = runtime.alloc(n * 4);
+  const aPtr = runtime.operand(elements(a, a.numel));
+  const bPtr = runtime.operand(elements(b, b.numel));
+  const out = runtime.output(shape);
   // a row broadcast: thread ranges start on a row
-  return run(
+  runParallel(
     runtime,
-    n,
-    cols,
-    (s, e) => ({
+    splitRange(n, getNumThreads(), cols, MIN_THREAD_ELEMENTS).map(([s, e]) => ({
       kernel: 'binaryF32',
-      args: [op, mode, aFull ? aPtr + 4 * s : aPtr, bFull ? bPtr + 4 * s : bPtr, outPtr + 4 * s, e - s, cols],
-    }),
-    outPtr,
-    shape,
+      args: [op, mode, aFull ? aPtr + 4 * s : aPtr, bFull ? bPtr + 4 * s : bPtr, out.ptr + 4 * s, e - s, cols],
+    })),
   );
+  return runtime.finish(out);
 }
 
 /** op(x) in wasm for a contiguous float32 x; null otherwise. */
@@ -156,19 +185,25 @@ export function wasmUnary(kernelName: string, x: Tensor): Tensor | null {
   if (runtime === null) return null;
   const n = x.numel;
   const op = UNARY_OPS[kernelName]!;
-  if (!EXPENSIVE_UNARY.has(kernelName) || getNumThreads() === 1 || n < 2 * MIN_THREAD_ELEMENTS) {
-    return stream(runtime, [x], [true], n, x.shape, ([px], po, len) => runtime.kernels.unaryF32(op, px!, po, len));
+  const expensive = EXPENSIVE_UNARY.has(kernelName);
+  if (!expensive || getNumThreads() === 1 || n < 2 * MIN_THREAD_ELEMENTS) {
+    return (
+      inPlaceRanges(runtime, [x], [true], n, x.shape, ([px], po, s, e) => ({
+        kernel: 'unaryF32',
+        args: [op, px! + 4 * s, po + 4 * s, e - s],
+      })) ?? stream(runtime, [x], [true], n, x.shape, ([px], po, len) => runtime.kernels.unaryF32(op, px!, po, len))
+    );
   }
   runtime.reset();
-  const xPtr = stageFlat(runtime, x, n);
-  const outPtr = runtime.alloc(n * 4);
+  const xPtr = runtime.operand(elements(x, n));
+  const out = runtime.output(x.shape);
   const next = runtime.alloc(4);
   runtime.heapF32()[next >> 2] = 0;
   // every thread runs the same task, claiming chunks until none are left (Note [Claimed chunks])
-  const task: WasmTask = { kernel: 'unaryF32Chunks', args: [op, xPtr, outPtr, n, next, CHUNK] };
+  const task: WasmTask = { kernel: 'unaryF32Chunks', args: [op, xPtr, out.ptr, n, next, CHUNK] };
   runParallel(
     runtime,
     Array.from({ length: Math.min(getNumThreads(), Math.floor(n / MIN_THREAD_ELEMENTS)) }, () => task),
   );
-  return runtime.unstage(outPtr, x.shape);
+  return runtime.finish(out);
 }

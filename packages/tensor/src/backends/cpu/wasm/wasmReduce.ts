@@ -8,8 +8,9 @@ const MIN_ELEMENTS = 4096;
 const MIN_THREAD_ELEMENTS = 1 << 17;
 
 /**
- * Sum over the [O, R, I] layout (Note [Reduction layout]) of float32 data in wasm, with
- * float64 accumulators like the TypeScript fold; false when it should run in TypeScript.
+ * Sum over the [O, R, I] layout (Note [Reduction layout]) of float32 data in wasm (read in place
+ * where it lives there, Note [Storages in wasm memory]), with float64 accumulators like the
+ * TypeScript fold; false when it should run in TypeScript.
  * Rows (O) are split over the pool; a single row of I = 1 (a full sum) is cut into
  * chunks whose float32 partial sums are added here in float64.
  */
@@ -19,7 +20,7 @@ export function wasmSum(data: TypedArray, base: number, O: number, R: number, I:
   const runtime = activeWasm();
   if (runtime === null) return false;
   runtime.reset();
-  const x = runtime.stage(data.subarray(base, base + n));
+  const x = runtime.operand(data.subarray(base, base + n));
   const threads = getNumThreads();
   if (O === 1 && I === 1) {
     const chunks = splitRange(R, threads, 16, MIN_THREAD_ELEMENTS);
@@ -59,8 +60,10 @@ export function wasmSoftmaxRows(
   const runtime = activeWasm();
   if (runtime === null) return false;
   runtime.reset();
-  const x = runtime.stage(data.subarray(base, base + n));
-  const result = runtime.alloc(n * 4);
+  const x = runtime.operand(data.subarray(base, base + n));
+  const target = (out as Float32Array).subarray(0, n);
+  const inPlace = runtime.pointerOf(target);
+  const result = inPlace ?? runtime.alloc(n * 4);
   const rows = splitRange(O, getNumThreads(), 1, Math.ceil(MIN_THREAD_ELEMENTS / R));
   runParallel(
     runtime,
@@ -69,6 +72,6 @@ export function wasmSoftmaxRows(
       args: [x + 4 * s * R, result + 4 * s * R, e - s, R, log ? 1 : 0],
     })),
   );
-  runtime.read(result, (out as Float32Array).subarray(0, n));
+  if (inPlace === null) runtime.read(result, target);
   return true;
 }

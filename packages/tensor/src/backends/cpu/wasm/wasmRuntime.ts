@@ -1,4 +1,7 @@
 import { platform } from '#platform';
+import { type WasmHeap, setWasmHeap } from '../../../allocator.js';
+import type { TypedArray } from '../../../dtype.js';
+import { TensorError } from '../../../errors.js';
 import { Tensor } from '../../../tensor.js';
 import { KERNELS_RELAXED_SIMD_WASM_BASE64, KERNELS_WASM_BASE64 } from './kernels.generated.js';
 
@@ -69,21 +72,30 @@ export interface WasmRuntimeOptions {
 /**
  * Note [Wasm arena]
  * The wasm kernels work on a shared WebAssembly.Memory that every thread of the pool
- * instantiates the module over. Tensors keep their own (GC-managed) typed arrays: a
- * kernel stages its operands into the memory, runs, and copies the result out, so no
- * tensor's lifetime depends on wasm memory and nothing has to be freed. Staging is
- * a bump allocator reset at the start of each kernel call (kernels never nest); the
- * memory only grows, to the largest kernel seen. Regions are 64-byte aligned and padded,
- * so a SIMD loop may run over the tail of a region without touching its neighbour.
+ * instantiates the module over. Big float32 storages live in it already (Note [Storages in
+ * wasm memory]): a kernel takes their byte offsets (operand(), output()) and reads and
+ * writes them in place. Other operands are staged: copied into a staging region, a bump
+ * allocator reset at the start of each kernel call (kernels never nest), and results are
+ * copied out of it. Regions are 64-byte aligned and padded, so a SIMD loop may run over the
+ * tail of a region without touching its neighbour. One break, which only grows, lays the
+ * memory out: storage blocks and staging regions are both carved at it, and a kernel that
+ * needs more staging than the region has gets a new region at least twice as large (the old
+ * one is abandoned, so at most as much again is wasted).
  */
-export class WasmRuntime {
+export class WasmRuntime implements WasmHeap {
   readonly module: object;
   readonly memory: WasmMemory;
   readonly kernels: WasmKernels;
   /** true when this runtime runs the relaxed-SIMD build of the kernels */
   readonly relaxedSimd: boolean;
+  private stageBase = ARENA_BASE;
+  private stageEnd: number;
   private top = ARENA_BASE;
+  /** the end of the carved memory */
+  private brk: number;
   private f32: Float32Array;
+  /** every buffer object the memory had when a storage's floats were viewed (a grow makes a new one) */
+  private readonly heapBuffers = new WeakSet<ArrayBufferLike>();
 
   constructor(opts: WasmRuntimeOptions = {}) {
     this.relaxedSimd = opts.relaxedSimd ?? relaxedSimdSupported();
@@ -93,20 +105,56 @@ export class WasmRuntime {
     const instance = new WebAssemblyApi.Instance(this.module, { env: { memory: this.memory } });
     this.kernels = instance.exports as unknown as WasmKernels;
     this.f32 = new Float32Array(this.memory.buffer);
+    this.brk = this.stageEnd = this.memory.buffer.byteLength;
   }
 
   /** Starts a kernel call: every region allocated by the previous call is free again. */
   reset(): void {
-    this.top = ARENA_BASE;
+    this.top = this.stageBase;
   }
 
-  /** A fresh 64-byte-aligned region of `bytes` (plus padding); returns its byte offset. */
+  /** A fresh 64-byte-aligned staging region of `bytes` (plus padding); returns its byte offset. */
   alloc(bytes: number): number {
+    const size = Math.ceil((bytes + 16) / ALIGN) * ALIGN;
+    if (this.top + size > this.stageEnd) {
+      const region = Math.max(size, 2 * (this.stageEnd - this.stageBase));
+      const base = this.carve(region);
+      if (base === null)
+        throw new TensorError('KERNEL_FAILED', `wasm memory cannot grow by ${region} bytes for a kernel's operands`);
+      this.stageBase = this.top = base;
+      this.stageEnd = base + region;
+    }
     const ptr = this.top;
-    this.top = ptr + Math.ceil((bytes + 16) / ALIGN) * ALIGN;
-    const size = this.memory.buffer.byteLength;
-    if (this.top > size) this.memory.grow(Math.ceil((this.top - size) / PAGE));
+    this.top = ptr + size;
     return ptr;
+  }
+
+  /** `bytes` (rounded up to 64) at the break, growing the memory; null when it cannot grow. */
+  carve(bytes: number): number | null {
+    const ptr = this.brk;
+    const end = ptr + Math.ceil(bytes / ALIGN) * ALIGN;
+    const size = this.memory.buffer.byteLength;
+    if (end > size) {
+      try {
+        this.memory.grow(Math.ceil((end - size) / PAGE));
+      } catch {
+        return null;
+      }
+    }
+    this.brk = end;
+    return ptr;
+  }
+
+  /** `length` floats of the memory at byte offset `ptr`, as a storage's data. */
+  floats(ptr: number, length: number): Float32Array {
+    const buffer = this.memory.buffer;
+    this.heapBuffers.add(buffer);
+    return new Float32Array(buffer, ptr, length);
+  }
+
+  /** The byte offset of `data`'s first element when it is a view of this memory (a storage's floats), else null. */
+  pointerOf(data: TypedArray): number | null {
+    return this.heapBuffers.has(data.buffer) ? data.byteOffset : null;
   }
 
   /** The memory as floats (re-created after the memory grew). */
@@ -122,6 +170,11 @@ export class WasmRuntime {
     return ptr;
   }
 
+  /** The byte offset of `src`'s floats for a kernel that only reads them: in place when they live in the memory, else staged. */
+  operand(src: Float32Array): number {
+    return this.pointerOf(src) ?? this.stage(src);
+  }
+
   /** Copies the floats at byte offset `ptr` into all of `dst`. */
   read(ptr: number, dst: Float32Array): void {
     dst.set(this.heapF32().subarray(ptr >> 2, (ptr >> 2) + dst.length));
@@ -134,10 +187,35 @@ export class WasmRuntime {
     return out;
   }
 
+  /**
+   * A new contiguous float32 tensor for a kernel's result and the byte offset to write it at:
+   * the tensor's own floats when they live in the memory, else a staging region that
+   * finish() copies out.
+   */
+  output(shape: readonly number[]): KernelOutput {
+    const tensor = uninitializedF32(shape);
+    const inPlace = this.pointerOf(tensor.storage.data);
+    return { tensor, ptr: inPlace ?? this.alloc(tensor.numel * 4), staged: inPlace === null };
+  }
+
+  /** The result of a kernel that wrote `out`. */
+  finish(out: KernelOutput): Tensor {
+    if (out.staged) this.read(out.ptr, out.tensor.storage.data as Float32Array);
+    return out.tensor;
+  }
+
   /** Runs one wasm kernel call on this thread. */
   call(task: { kernel: WasmKernelName; args: readonly number[] }): void {
     (this.kernels[task.kernel] as (...a: number[]) => void)(...task.args);
   }
+}
+
+export interface KernelOutput {
+  tensor: Tensor;
+  /** byte offset the kernel writes the result at */
+  ptr: number;
+  /** true when `ptr` is a staging region, copied into the tensor by finish() */
+  staged: boolean;
 }
 
 /**
@@ -162,3 +240,5 @@ export function wasmRuntime(): WasmRuntime | null {
   }
   return runtime;
 }
+
+setWasmHeap(wasmRuntime);
