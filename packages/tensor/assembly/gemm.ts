@@ -232,26 +232,29 @@ function gemmBiasAct(a: usize, sa0: i32, sa1: i32, b: usize, sb0: i32, sb1: i32,
 
 /**
  * Note [Batched gemm]
- * `gemmBatch` computes part of a batched product C[i] = A[i] @ B[i] (+ the epilogue) for i in
- * [0, batch), C contiguous [batch, m, n]. The work is numbered in units, each MR rows (split by
- * rows) or NR columns (by columns) of one product, product after product, and one call computes
- * the units [u0, u1): a pool task takes whole products where there are many (conv's 64 per-sample
- * products go to two threads in one hand-off each, not 64) and part of one where there are few
- * (a single big product splits as before). Units sit on micro-tile bounds inside each product and
- * every value of C is summed in the same order whichever call computes it, so the bits do not
- * depend on the split. The shape and strides reach the module as a block of i32 words (the D_*
- * offsets, written by src/backends/cpu/wasm/wasmMatmul.ts), as pool tasks carry few arguments.
+ * `gemmBatch` computes a batched product C[i] = A[i] @ B[i] (+ the epilogue) for i in [0, batch),
+ * C contiguous [batch, m, n], on every pool thread at once. The work is numbered in units, each
+ * MR rows (split by rows) or NR columns (by columns) of one product, product after product, and
+ * each thread claims the next `chunk` units with an atomic add on the shared counter at `next`
+ * (zero at the start) until none are left, as Note [Claimed chunks]: with many products a chunk
+ * is a few whole products (conv's 64 per-sample products are one hand-off per thread, not 64, and
+ * a thread that loses its core holds up one chunk), with few it is an equal share of them (a
+ * single big product splits as before: a chunk of rows packs all of B, so rows are not cut finer).
+ * Units sit on micro-tile bounds inside each product and every value of C is summed in the same
+ * order whichever thread computes it, so the bits do not depend on the split. The shape and
+ * strides reach the module as a block of i32 words (the D_* offsets, written by
+ * src/backends/cpu/wasm/wasmMatmul.ts), as pool tasks carry few arguments.
  */
-const D_M = 0, D_N = 1, D_K = 2;
-const D_SA0 = 3, D_SA1 = 4, D_SA2 = 5, D_SB0 = 6, D_SB1 = 7, D_SB2 = 8;
-const D_ACT = 9, D_BY_ROWS = 10;
+const D_BATCH = 0, D_M = 1, D_N = 2, D_K = 3;
+const D_SA0 = 4, D_SA1 = 5, D_SA2 = 6, D_SB0 = 7, D_SB1 = 8, D_SB2 = 9;
+const D_ACT = 10, D_BY_ROWS = 11;
 
 @inline function word(desc: usize, i: i32): i32 {
   return load<i32>(desc + (<usize>i << 2));
 }
 
-/** Units [u0, u1) of a batched product described at `desc` (bias: a row of n floats, 0 for none); see Note [Batched gemm]. */
-export function gemmBatch(a: usize, b: usize, c: usize, bias: usize, desc: usize, u0: i32, u1: i32, scratch: usize): void {
+/** Claims chunks of units of the batched product described at `desc` until none are left (bias: a row of n floats, 0 for none); see Note [Batched gemm]. */
+export function gemmBatch(a: usize, b: usize, c: usize, bias: usize, desc: usize, next: usize, chunk: i32, scratch: usize): void {
   const m = word(desc, D_M), n = word(desc, D_N), k = word(desc, D_K);
   const sa0 = word(desc, D_SA0), sa1 = word(desc, D_SA1), sa2 = word(desc, D_SA2);
   const sb0 = word(desc, D_SB0), sb1 = word(desc, D_SB1), sb2 = word(desc, D_SB2);
@@ -260,15 +263,21 @@ export function gemmBatch(a: usize, b: usize, c: usize, bias: usize, desc: usize
   const unit = byRows ? MR : NR;
   const side = byRows ? m : n;
   const perProduct = (side + unit - 1) / unit;
-  for (let i = u0 / perProduct; i * perProduct < u1; i++) {
-    const lo = max(u0 - i * perProduct, 0) * unit;
-    const hi = min((u1 - i * perProduct) * unit, side);
-    const ai = at(a, i * sa0), bi = at(b, i * sb0), ci = at(c, i * m * n);
-    if (byRows) {
-      gemmBiasAct(at(ai, lo * sa1), sa1, sa2, bi, sb1, sb2, at(ci, lo * n), n, hi - lo, n, k, scratch, bias, act);
-    } else {
-      const biasAt = bias == 0 ? 0 : at(bias, lo);
-      gemmBiasAct(ai, sa1, sa2, at(bi, lo * sb2), sb1, sb2, at(ci, lo), n, m, hi - lo, k, scratch, biasAt, act);
+  const total = word(desc, D_BATCH) * perProduct;
+  for (;;) {
+    const u0 = atomic.add<i32>(next, chunk);
+    if (u0 >= total) return;
+    const u1 = min(u0 + chunk, total);
+    for (let i = u0 / perProduct; i * perProduct < u1; i++) {
+      const lo = max(u0 - i * perProduct, 0) * unit;
+      const hi = min((u1 - i * perProduct) * unit, side);
+      const ai = at(a, i * sa0), bi = at(b, i * sb0), ci = at(c, i * m * n);
+      if (byRows) {
+        gemmBiasAct(at(ai, lo * sa1), sa1, sa2, bi, sb1, sb2, at(ci, lo * n), n, hi - lo, n, k, scratch, bias, act);
+      } else {
+        const biasAt = bias == 0 ? 0 : at(bias, lo);
+        gemmBiasAct(ai, sa1, sa2, at(bi, lo * sb2), sb1, sb2, at(ci, lo), n, m, hi - lo, k, scratch, biasAt, act);
+      }
     }
   }
 }

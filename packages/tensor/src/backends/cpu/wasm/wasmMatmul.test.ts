@@ -80,13 +80,15 @@ describe('wasm gemm (Note [Wasm gemm]) against the TypeScript kernel', () => {
     expectIdentical(two[1]!, one[1]!);
   });
 
-  it('splits a batch over the pool by ranges of micro-tiles that may end inside a product, with the same bits on 1, 2 and 3 threads (Note [Batched gemm])', () => {
-    // 3 products of 18 row tiles (the last ragged), and of 12 column tiles: 2 threads take 27 and
-    // 18 tiles, so the first thread ends inside the second product; a broadcast (stride-0) batch
+  it('splits a batch over the pool in claimed chunks of micro-tiles, with the same bits on 1, 2 and 3 threads (Note [Batched gemm])', () => {
+    // few products: 3 of 18 row tiles (the last ragged), and of 12 column tiles: the chunks of 2
+    // threads are 27 and 18 tiles, so the first ends inside the second product; a broadcast
+    // (stride-0) batch; many products: 13 of 6 column tiles (the last ragged), claimed one by one
     const cases: [() => Tensor, () => Tensor][] = [
       [() => randn([3, 70, 300]), () => randn([3, 300, 60])],
       [() => randn([3, 20, 400]), () => randn([3, 400, 90])],
       [() => randn([20, 400]).expand([3, 20, 400]), () => randn([3, 400, 90])],
+      [() => randn([13, 37, 200]), () => randn([13, 200, 45])],
     ];
     for (const [a, b] of cases) {
       const x = a();

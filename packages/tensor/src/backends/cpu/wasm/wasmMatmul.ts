@@ -1,5 +1,5 @@
 import type { Tensor } from '../../../tensor.js';
-import { activeWasm, getNumThreads, runParallel, splitRange } from './cpuKernels.js';
+import { activeWasm, getNumThreads, runParallel } from './cpuKernels.js';
 import { stageView } from './stage.js';
 import type { WasmTask } from './threadPool.js';
 
@@ -18,13 +18,16 @@ export interface GemmEpilogue {
 /** MR and NR of assembly/gemm.ts: the rows and columns of one unit of work (Note [Batched gemm]). */
 const UNIT_ROWS = 4;
 const UNIT_COLS = 8;
+/** With at least this many products per thread, threads claim a few whole products at a time. */
+const PRODUCTS_PER_THREAD = 4;
+/** A claim of whole products covers at least this many multiply-adds (an atomic add each). */
+const MIN_CHUNK_MACS = 1 << 16;
 
 /**
  * BatchMatMul [B,M,K] @ [B,K,N] in f32 on the wasm gemm (Note [Wasm gemm]), with an optional
  * bias row and ReLU applied in its epilogue; null when the TypeScript kernel should run
- * instead. The whole batch is one `gemmBatch` call per pool thread (Note [Batched gemm]): the
- * products' micro-tile rows (or columns, when N > M) are numbered product after product and
- * each thread takes one range of them.
+ * instead. The whole batch is one `gemmBatch` task per pool thread, each claiming chunks of the
+ * products' micro-tile rows (or columns, when N > M) until none are left (Note [Batched gemm]).
  */
 export function wasmMatmul(a: Tensor, b: Tensor, post: GemmEpilogue | null = null): Tensor | null {
   const [B, M, K] = a.shape as [number, number, number];
@@ -41,17 +44,24 @@ export function wasmMatmul(a: Tensor, b: Tensor, post: GemmEpilogue | null = nul
   const byRows = M >= N;
   const unit = byRows ? UNIT_ROWS : UNIT_COLS;
   const perProduct = Math.ceil((byRows ? M : N) / unit);
-  const unitMacs = unit * (byRows ? N : M) * K;
-  const desc = [M, N, K, ...a.strides, ...b.strides, post?.relu ? 1 : 0, byRows ? 1 : 0];
+  const total = B * perProduct;
+  const threads = Math.max(1, Math.min(getNumThreads(), Math.floor((B * M * N * K) / MIN_THREAD_MACS)));
+  const chunk =
+    B >= PRODUCTS_PER_THREAD * threads
+      ? perProduct * Math.ceil(MIN_CHUNK_MACS / (M * N * K))
+      : Math.ceil(total / threads);
+  const desc = [B, M, N, K, ...a.strides, ...b.strides, post?.relu ? 1 : 0, byRows ? 1 : 0];
   const descPtr = runtime.alloc(desc.length * 4);
   new Int32Array(runtime.memory.buffer, descPtr, desc.length).set(desc);
+  const next = runtime.alloc(4);
+  new Int32Array(runtime.memory.buffer, next, 1)[0] = 0;
   const cPtr = runtime.alloc(B * M * N * 4);
-  const ranges = splitRange(B * perProduct, getNumThreads(), 1, Math.ceil(MIN_THREAD_MACS / unitMacs));
-  const tasks: WasmTask[] = ranges.map(([u0, u1]) => {
-    // a column range never spans more than N columns of one product at a time
-    const scratch = runtime.alloc(runtime.kernels.gemmScratchBytes(byRows ? N : Math.min(N, (u1 - u0) * unit)));
-    return { kernel: 'gemmBatch', args: [aPtr, bPtr, cPtr, biasPtr, descPtr, u0, u1, scratch] };
-  });
+  // a claim of columns spans at most N columns of one product at a time
+  const scratchBytes = runtime.kernels.gemmScratchBytes(byRows ? N : Math.min(N, chunk * unit));
+  const tasks: WasmTask[] = Array.from({ length: threads }, () => ({
+    kernel: 'gemmBatch',
+    args: [aPtr, bPtr, cPtr, biasPtr, descPtr, next, chunk, runtime.alloc(scratchBytes)],
+  }));
   runParallel(runtime, tasks);
   return runtime.unstage(cPtr, [B, M, N]);
 }
