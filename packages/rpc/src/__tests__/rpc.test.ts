@@ -37,6 +37,7 @@ describe('rpc between 3 worker threads over real ZeroMQ sockets (rpc_test.py)', 
         [2, 2],
       ]);
     expect(r0.scalarAdd).toEqual([4, 5]);
+    expect(r0.bigAdd).toEqual([true, 1 << 16, 4 << 16]);
     expect(r0.selfAdd).toEqual([[3], [4]]);
     expect(r0.builtinMax).toBe(9);
   });

@@ -77,6 +77,10 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   out.unknownInfo = await errorOf(() => getWorkerInfo('nobody'));
   out.add = (await rpcSync(next, add, [ones([2, 2]), ones([2, 2])])).tolist();
   out.scalarAdd = (await rpcSync(next, add, [tensor([1, 2]), 3])).tolist();
+  // storages in the shared wasm memory (Note [Storages in wasm memory]) go out as views of it, both ways
+  const big = ones([1 << 16]).mul(2);
+  const bigSum = await rpcSync<Tensor>(next, add, [big, big]);
+  out.bigAdd = [big.storage.data.buffer instanceof SharedArrayBuffer, bigSum.numel, bigSum.sum().item()];
   out.selfAdd = [
     (await rpcSync<Tensor>(self, 'add', [tensor([1]), 2])).tolist(),
     (await rpcAsync(rank, add, [tensor([1]), 3])).tolist(),
