@@ -72,15 +72,15 @@ export function wasmIm2col(x: Tensor, g: WindowGeometry, padValue: number): Tens
   const xPtr = stageView(runtime, x);
   if (xPtr === null) return null;
   const geometry = geometryBlock(runtime, C, H, W, x.strides, g);
-  const out = runtime.alloc(N * rows * L * 4);
+  const out = runtime.output([N, rows, L]);
   runParallel(
     runtime,
     planeRanges(N * C, (rows / C) * L).map(([p0, p1]) => ({
       kernel: 'im2colF32',
-      args: [xPtr, geometry, padValue, out, p0, p1],
+      args: [xPtr, geometry, padValue, out.ptr, p0, p1],
     })),
   );
-  return runtime.unstage(out, [N, rows, L]);
+  return runtime.finish(out);
 }
 
 /** Col2Im of float32 columns [N, C·kh·kw, L] into [N, C, H, W] in wasm (Note [Wasm im2col]); null as wasmIm2col. */
@@ -95,13 +95,13 @@ export function wasmCol2im(cols: Tensor, g: WindowGeometry, inputSize: readonly 
   const colsPtr = stageView(runtime, cols);
   if (colsPtr === null) return null;
   const geometry = geometryBlock(runtime, C, H, W, cols.strides, g);
-  const out = runtime.alloc(N * C * H * W * 4);
+  const out = runtime.output([N, C, H, W]);
   runParallel(
     runtime,
     planeRanges(N * C, (rows / C) * L).map(([p0, p1]) => ({
       kernel: 'col2imF32',
-      args: [colsPtr, geometry, out, p0, p1],
+      args: [colsPtr, geometry, out.ptr, p0, p1],
     })),
   );
-  return runtime.unstage(out, [N, C, H, W]);
+  return runtime.finish(out);
 }

@@ -55,13 +55,13 @@ export function wasmMatmul(a: Tensor, b: Tensor, post: GemmEpilogue | null = nul
   new Int32Array(runtime.memory.buffer, descPtr, desc.length).set(desc);
   const next = runtime.alloc(4);
   new Int32Array(runtime.memory.buffer, next, 1)[0] = 0;
-  const cPtr = runtime.alloc(B * M * N * 4);
+  const out = runtime.output([B, M, N]);
   // a claim of columns spans at most N columns of one product at a time
   const scratchBytes = runtime.kernels.gemmScratchBytes(byRows ? N : Math.min(N, chunk * unit));
   const tasks: WasmTask[] = Array.from({ length: threads }, () => ({
     kernel: 'gemmBatch',
-    args: [aPtr, bPtr, cPtr, biasPtr, descPtr, next, chunk, runtime.alloc(scratchBytes)],
+    args: [aPtr, bPtr, out.ptr, biasPtr, descPtr, next, chunk, runtime.alloc(scratchBytes)],
   }));
   runParallel(runtime, tasks);
-  return runtime.unstage(cPtr, [B, M, N]);
+  return runtime.finish(out);
 }
