@@ -92,6 +92,14 @@ describe('safetensors (Note [safetensors])', () => {
     expect((await load(path)).w!.tolist()).toEqual([1, 2]);
   });
 
+  it('save() and load() a tensor whose storage lives in the shared wasm memory (Note [Storages in wasm memory])', async () => {
+    const w = randn([128, 256]).mul(3);
+    expect(w.storage.data.buffer instanceof SharedArrayBuffer).toBe(true);
+    const path = join(dir, 'big.safetensors');
+    await save({ w }, path);
+    expect((await load(path)).w!.toTypedArray()).toEqual(w.toTypedArray());
+  });
+
   it.each([
     ['fewer than 8 bytes', new Uint8Array(5), 'too short for the 8-byte header length'],
     ['a header length past the end', withHeader({}, new Uint8Array(0), 1000), 'header length 1000 runs past the end'],

@@ -18,6 +18,13 @@ describe('the gpu device (gpu.js)', () => {
     if (expected) expect(info.mode).toBe(expected);
   });
 
+  it('uploads a tensor whose storage lives in the shared wasm memory (Note [Storages in wasm memory]) and reads it back', () => {
+    const x = randn([128, 256]).mul(2);
+    expect(x.storage.data.buffer instanceof SharedArrayBuffer).toBe(true);
+    const back = x.to('gpu').add(1).cpu();
+    expect(back.toTypedArray()).toEqual(x.add(1).toTypedArray());
+  });
+
   it('registers a kernel under every kernel name', () => {
     expect(KernelNames.ALL_KERNELS.filter((name) => !hasKernel(name, 'gpu'))).toEqual([]);
   });
