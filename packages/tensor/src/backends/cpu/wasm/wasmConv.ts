@@ -15,17 +15,21 @@ const MIN_THREAD_VALUES = 1 << 17;
  * kernels stay the reference and the float64 path (Note [Kernel choice]). Convolution stays
  * im2col + the wasm gemm (Note [Wasm gemm]) rather than a direct convolution: conv2d is the
  * composite of Note [im2col], whose two kernels are each other's gradient, so a direct kernel
- * would need a kernel name and gradients of its own. With these kernels the column copy is
- * no longer where conv2d spends its time (64x3x32x32 with 64 3x3 filters: ~39 -> ~18 ms on
- * this 2-core machine under load; im2col itself ~1.2 ms): a profile gives ~45 % to the
- * pool's hand-offs (the batched gemm splits each of the 64 per-sample products over the pool
- * on its own), ~13 % to reading the result out of the arena and ~8 % to the gemm's
- * arithmetic on this thread: splitting the batch over the pool would gain more than a
- * direct kernel could. The TypeScript kernels paid a bounds check per value; these check
- * once per row and move a row's interior (stride 1) four floats at a time. The geometry
- * reaches the module as a block of i32 words (the order of the G_* constants in
- * assembly/conv.ts), and the kernels take a range of (n, c) planes, whose outputs are
- * disjoint, so the work can be cut into independent parts.
+ * would need a kernel name and gradients of its own. The TypeScript kernels paid a bounds
+ * check per value; these check once per row and move a row's interior (stride 1) four floats
+ * at a time. The geometry reaches the module as a block of i32 words (the order of the G_*
+ * constants in assembly/conv.ts), and the kernels take a range of (n, c) planes, whose
+ * outputs are disjoint, so each pool thread takes one range.
+ *
+ * Where conv2d's time goes (64x3x32x32 with 64 3x3 filters, this 2-core machine under
+ * load): these kernels took it from ~39 to ~18 ms (im2col itself ~1.2 ms); the rest then
+ * went to the pool's hand-offs (each of the 64 per-sample products was split over the pool
+ * on its own), to copying the columns and the result through the arena, and to fresh memory
+ * for the temporaries conv2d left to the GC. Now the gemm takes the whole batch in one task
+ * per thread (Note [Batched gemm]), the kernels read and write big storages in place
+ * (Note [Storages in wasm memory]) and conv2d releases its temporaries: ~18 -> ~4.5 ms
+ * (tfjs-wasm's conv2d ~13-20 ms in the same run, bench/conv.bench.ts), ~90 % of it the
+ * gemm's arithmetic at ~25 GFLOP/s a thread, which a direct kernel would not beat by much.
  */
 function geometryBlock(
   runtime: WasmRuntime,
