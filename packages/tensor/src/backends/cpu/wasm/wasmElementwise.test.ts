@@ -91,6 +91,18 @@ describe('wasm elementwise kernels against the TypeScript loops', () => {
     ).toEqual([-Infinity, NaN, Infinity, NaN, expect.closeTo(-103.2789, 3)]);
   });
 
+  it('exp gives the same bits on vectors whose lanes are all within +-86 (the fast path) as on vectors with a lane beyond', () => {
+    const inside = Float32Array.from({ length: 8192 }, (_, i) => -86 + (172 * i) / 8191);
+    const mixed = inside.map((v, i) => (i % 4 === 3 ? 100 : v));
+    const fast = ops.exp(tensor(inside)).toTypedArray() as Float32Array;
+    const general = ops.exp(tensor(mixed)).toTypedArray() as Float32Array;
+    expectIdentical(
+      general.filter((_, i) => i % 4 !== 3),
+      fast.filter((_, i) => i % 4 !== 3),
+    );
+    expect(general.filter((_, i) => i % 4 === 3).every((v) => v === Infinity)).toBe(true);
+  });
+
   it('sigmoid and silu match to float32 rounding (tails below 1e-30 may flush to 0)', () => {
     const x = values(N, 13).mul(20);
     for (const f of [ops.sigmoid, ops.silu]) {
