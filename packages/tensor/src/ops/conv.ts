@@ -5,7 +5,8 @@ import * as K from '../kernelNames.js';
 import type { Tensor } from '../tensor.js';
 import { add } from './binary.js';
 import { matmul } from './matmul.js';
-import { reshape, squeeze, unsqueeze } from './view.js';
+import { contiguous } from './copy.js';
+import { expand, reshape, squeeze, unsqueeze } from './view.js';
 
 export type Pair = number | readonly [number, number];
 
@@ -203,10 +204,13 @@ export function conv2d(x: Tensor, weight: Tensor, bias: Tensor | null = null, op
   // its columns' and its result's memory instead of leaving them to the GC
   for (const t of [cols, grouped, w, product]) if (t !== out) t.dispose();
   if (!bias) return out;
-  const b = reshape(bias, [1, O, 1, 1]);
-  const biased = add(out, b);
-  out.dispose();
-  b.dispose();
+  // the bias spread over one sample's [O, oh, ow] first, so the add broadcasts a contiguous row
+  // over the batch (the fast elementwise case) instead of one value per (n, o) plane
+  const column = reshape(bias, [O, 1, 1]);
+  const spread = expand(column, [O, oh, ow]);
+  const plane = contiguous(spread);
+  const biased = add(out, plane);
+  for (const t of [out, column, spread, plane]) t.dispose();
   return biased;
 }
 
