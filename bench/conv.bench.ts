@@ -121,7 +121,25 @@ export async function run(): Promise<Row[]> {
     25,
   );
   rows.push(compare('conv2d 64x3x32x32, 64 3x3 filters', ['wiregrad cpu', conv.ours!], ['tfjs-wasm', conv.peer!], 1));
-  tf.dispose([tx, tw]);
+
+  // the same with a bias (tfjs-wasm adds it inside its fused conv)
+  const b = randn([64]);
+  const tb = tf.randomNormal([64]);
+  const biased = interleavedMedians(
+    {
+      ours: () => conv2d(x, w, b, { padding: 1 }).dispose(),
+      peer: () => {
+        const y = tf.fused.conv2d({ x: tx, filter: tw, strides: 1, pad: 'same', bias: tb });
+        y.dataSync();
+        y.dispose();
+      },
+    },
+    25,
+  );
+  rows.push(
+    compare('conv2d with bias, same shapes', ['wiregrad cpu', biased.ours!], ['tfjs-wasm fused', biased.peer!], 1),
+  );
+  tf.dispose([tx, tw, tb]);
 
   const peer = tfLenetStep(tf);
   const lenet = interleavedMedians({ ours: oursLenetStep(), peer: peer.step }, 25, 3);
