@@ -17,8 +17,8 @@ import { OneCycleSGD } from './mnistOptimizer.js';
  * `pnpm demo mnist --workers N`: the server (rank 0, "ps") owns the convnet's parameters; each of
  * the N-1 trainers takes its share of the training digits and, every step, inside a
  * dist-autograd context, fetches a snapshot of the parameters (`mnist.params`: clones, so the
- * optimizer may update the parameters in place meanwhile, as in Note [Asynchronous parameter
- * server]), runs the convnet forward and the loss in its own process (the compute is spread
+ * optimizer may update the parameters in place meanwhile, as in Note [Parameter server over
+ * dist-autograd]), runs the convnet forward and the loss in its own process (the compute is spread
  * over the trainers, unlike the Iris example whose forward runs on the server), then
  * distributed backward sends the gradients back through the RPC to the clones' parameters, and
  * DistributedOptimizer.step applies them on the server. Trainers never wait for each other.

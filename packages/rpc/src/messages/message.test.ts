@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { tensor } from '@wiregrad/tensor';
+import { type Tensor, arange, tensor } from '@wiregrad/tensor';
 import { RpcError } from '../errors.js';
 import { HEADER_BYTES, WIRE_VERSION, decodeHeader, decodeMessage, encodeMessage, writeHeader } from './message.js';
+import { INLINE_MAX_BYTES } from './tensorFrames.js';
 import { MessageType, MessageTypeFlags, isRequest, isResponse, messageKind, messageTypeName } from './messageType.js';
+
+/** Equal shapes and elements. */
+const sameValues = (a: Tensor, b: Tensor) => JSON.stringify(a.tolist()) === JSON.stringify(b.tolist());
 
 const ctx = { deviceMap: {}, peer: 0 };
 
@@ -93,14 +97,31 @@ describe('message framing (Note [Message framing])', () => {
     });
   });
 
-  it('each tensor is a frame of its own, straight from its storage', () => {
-    const t = tensor([1, 2, 3], { dtype: 'float64' });
+  it('each tensor above INLINE_MAX_BYTES is a frame of its own, straight from its storage', () => {
+    const t = arange(0, INLINE_MAX_BYTES / 8 + 1, 1, { dtype: 'float64' });
     const frames = encodeMessage({ type: MessageType.UNKNOWN, id: 3, payload: [t, 'x', t] }, ctx);
     expect(frames).toHaveLength(3);
     expect(frames[1]!.buffer).toBe(t.storage.data.buffer);
-    expect(frames[1]!.byteLength).toBe(24);
+    expect(frames[1]!.byteLength).toBe(INLINE_MAX_BYTES + 8);
     const [a, x, b] = decodeMessage(frames, ctx).payload as [typeof t, string, typeof t];
-    expect([a.tolist(), x, b.tolist(), a.dtype]).toEqual([[1, 2, 3], 'x', [1, 2, 3], 'float64']);
+    expect([sameValues(a, t), x, sameValues(b, t), a.dtype]).toEqual([true, 'x', true, 'float64']);
+  });
+
+  it('tensors of at most INLINE_MAX_BYTES travel inside the payload: the message stays one frame (Note [Small tensors travel inline])', () => {
+    const small = tensor([1, 2, 3], { dtype: 'float64' });
+    const limit = arange(0, INLINE_MAX_BYTES / 4, 1, { dtype: 'float32' });
+    const frames = encodeMessage({ type: MessageType.UNKNOWN, id: 3, payload: [small, 'x', limit] }, ctx);
+    expect(frames).toHaveLength(1);
+    const [a, x, b] = decodeMessage(frames, ctx).payload as [typeof small, string, typeof small];
+    expect([a.tolist(), x, sameValues(b, limit), a.dtype, b.dtype]).toEqual([
+      [1, 2, 3],
+      'x',
+      true,
+      'float64',
+      'float32',
+    ]);
+    // the arrived tensor owns its memory: the received frame may be reused
+    expect(a.storage.data.buffer).not.toBe(frames[0]!.buffer);
   });
 
   it('rejects a short header, another wire version, an unknown type (keeping the id to answer), and an unsafe id', () => {
@@ -120,7 +141,11 @@ describe('message framing (Note [Message framing])', () => {
   });
 
   it('rejects tensor frames that are missing, extra or of the wrong size, naming the message id', () => {
-    const frames = encodeMessage({ type: MessageType.UNKNOWN, id: 5, payload: tensor([1, 2]) }, ctx);
+    const n = INLINE_MAX_BYTES / 4 + 1;
+    const frames = encodeMessage(
+      { type: MessageType.UNKNOWN, id: 5, payload: arange(0, n, 1, { dtype: 'float32' }) },
+      ctx,
+    );
     const missing = protocolError(() => decodeMessage(frames.slice(0, 1), ctx));
     expect([missing.message, missing.messageId]).toEqual([
       'tensor frame 0 is missing (message has 0 tensor frames)',
@@ -130,7 +155,7 @@ describe('message framing (Note [Message framing])', () => {
       'message carries 2 tensor frames but its payload refers to 1',
     );
     expect(protocolError(() => decodeMessage([frames[0]!, new Uint8Array(3)], ctx)).message).toBe(
-      'tensor frame 0 has 3 bytes, expected 8 for float32 [2]',
+      `tensor frame 0 has 3 bytes, expected ${4 * n} for float32 [${n}]`,
     );
   });
 

@@ -50,7 +50,7 @@ export type OutgoingMessage<T extends MessageType = MessageType> = T extends Mes
   : never;
 
 /** Wire format version (byte 0 of every message). */
-export const WIRE_VERSION = 3;
+export const WIRE_VERSION = 4;
 /** Bytes of the fixed header in front of the payload. */
 export const HEADER_BYTES = 12;
 /** Message ids are int64 in PyTorch; here they stay safe integers (hi word < 2^21). */
@@ -59,7 +59,8 @@ const MAX_HI = 2 ** 21;
 /**
  * Note [Message framing]
  * A message is ZeroMQ frames: [head, ...tensor bytes]. `head` is a fixed 12-byte header
- * followed by the MessagePack payload (Note [Tensor frames]):
+ * followed by the MessagePack payload, which holds the bytes of small tensors itself (Note
+ * [Small tensors travel inline]; bigger ones are frames, Note [Tensor frames]):
  *   byte 0 version | byte 1 reserved (0) | bytes 2-3 type (u16 LE) |
  *   bytes 4-7 id low word (u32 LE) | bytes 8-11 id high word (u32 LE) ; the number of
  *   tensor frames is the number of frames after `head`.

@@ -131,9 +131,10 @@ function encodeTensor(t: Tensor, ctx: CodecContext): WireTensor {
 }
 
 function decodeTensor(data: unknown, ctx: CodecContext): Tensor {
-  const t = tensorFromFrame(data, ctx.frames);
-  ctx.tensors.push(t);
-  return t;
+  const { tensor, framed } = tensorFromFrame(data, ctx.frames);
+  // ctx.tensors: the tensors that came in frames (decodeMessage checks every frame has one)
+  if (framed) ctx.tensors.push(tensor);
+  return tensor;
 }
 
 function decodeTyped(data: unknown): ArrayBufferView {

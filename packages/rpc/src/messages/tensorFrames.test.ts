@@ -5,6 +5,9 @@ import type { RpcError } from '../errors.js';
 import { decodeMessage, encodeMessage } from './message.js';
 import { MessageType } from './messageType.js';
 
+/** Equal shapes and elements. */
+const sameValues = (a: Tensor, b: Tensor) => JSON.stringify(a.tolist()) === JSON.stringify(b.tolist());
+
 const ctx = { deviceMap: {}, peer: 0 };
 
 /** Sends `payload` through encode and decode; returns the frames and what arrived. */
@@ -29,16 +32,16 @@ describe('tensor frames (Note [Tensor frames])', () => {
   });
 
   it('a frame holds its storage (Note [Frames hold their storage]): disposed right after it is encoded, the tensor keeps its memory and the allocator hands out another buffer', () => {
-    const t = arange(0, 4096, 1, { dtype: 'float32' });
+    const t = arange(0, 8192, 1, { dtype: 'float32' });
     const frames = encodeMessage({ type: MessageType.UNKNOWN, id: 1, payload: [t] }, ctx);
     const storage = t.storage;
     const buffer = storage.data.buffer;
     t.dispose();
     expect(storage.holds).toBe(1); // the frame's hold
-    const next = zeros([4096]);
+    const next = zeros([8192]);
     expect(next.storage.data.buffer).not.toBe(buffer);
     // what ZeroMQ reads is still the tensor's data
-    expect(Array.from(new Float32Array(frames[1]!.buffer, frames[1]!.byteOffset, 4096)).slice(0, 4)).toEqual([
+    expect(Array.from(new Float32Array(frames[1]!.buffer, frames[1]!.byteOffset, 8192)).slice(0, 4)).toEqual([
       0, 1, 2, 3,
     ]);
     next.dispose();
@@ -47,12 +50,19 @@ describe('tensor frames (Note [Tensor frames])', () => {
   it('a non-contiguous view stays the same non-contiguous view (PyTorch test_non_cont_tensors)', () => {
     const base = arange(25).reshape([5, 5]).to('float32');
     const view = base.narrow(1, 2, 2);
-    const { frames, back } = roundTrip(view);
+    const inline = roundTrip(view);
     expect(view.isContiguous()).toBe(false);
-    expect(back.isContiguous()).toBe(false);
-    expect([back.shape, back.strides, back.tolist()]).toEqual([[5, 2], [5, 1], view.tolist()]);
-    // only the span the view reads travels: rows 0..4, columns 2..3 -> elements 2..23
-    expect(frames[1]!.byteLength).toBe(22 * 4);
+    expect(inline.frames).toHaveLength(1); // Note [Small tensors travel inline]
+    expect(inline.back.isContiguous()).toBe(false);
+    expect([inline.back.shape, inline.back.strides, inline.back.tolist()]).toEqual([[5, 2], [5, 1], view.tolist()]);
+    // in a frame, only the span the view reads travels: rows 0..199, columns 0..149 -> elements 0..39949
+    const wide = arange(200 * 200)
+      .reshape([200, 200])
+      .to('float32')
+      .narrow(1, 0, 150);
+    const { frames, back } = roundTrip(wide);
+    expect(frames[1]!.byteLength).toBe(39950 * 4);
+    expect([back.shape, back.strides, sameValues(back, wide)]).toEqual([[200, 150], [200, 1], true]);
     const transposed = roundTrip(arange(6).reshape([2, 3]).t()).back;
     expect([transposed.strides, transposed.tolist()]).toEqual([
       [1, 3],
@@ -65,24 +75,30 @@ describe('tensor frames (Note [Tensor frames])', () => {
   });
 
   it('an expanded view keeps its zero strides', () => {
-    const { frames, back } = roundTrip(tensor([1, 2, 3]).expand([4, 3]));
-    expect(frames[1]!.byteLength).toBe(12);
+    const { back } = roundTrip(tensor([1, 2, 3]).expand([4, 3]));
     expect([back.strides, back.tolist()]).toEqual([[0, 1], Array.from({ length: 4 }, () => [1, 2, 3])]);
+    const row = arange(0, 8192, 1, { dtype: 'float32' });
+    const framed = roundTrip(row.expand([4, 8192]));
+    expect(framed.frames[1]!.byteLength).toBe(8192 * 4);
+    expect([framed.back.strides, sameValues(framed.back.select(0, 3), row)]).toEqual([[0, 1], true]);
   });
 
   it('a small view of a big storage is copied contiguous instead (PyTorch cloneSparseTensors rule)', () => {
-    const big = zeros([1024, 64]);
+    const big = zeros([8192, 64]);
     const column = big.narrow(1, 3, 1);
     const { frames, back } = roundTrip(column);
-    expect(frames[1]!.byteLength).toBe(1024 * 4);
-    expect([back.shape, back.isContiguous()]).toEqual([[1024, 1], true]);
+    expect(frames[1]!.byteLength).toBe(8192 * 4);
+    expect([back.shape, back.isContiguous()]).toEqual([[8192, 1], true]);
   });
 
   it('a slice at an offset sends only its own elements', () => {
-    const row = arange(12).reshape([3, 4]).select(0, 2);
+    expect(roundTrip(arange(12).reshape([3, 4]).select(0, 2)).back.tolist()).toEqual([8, 9, 10, 11]);
+    const row = arange(3 * 8192)
+      .reshape([3, 8192])
+      .select(0, 2);
     const { frames, back } = roundTrip(row);
-    expect(frames[1]!.byteLength).toBe(16);
-    expect(back.tolist()).toEqual([8, 9, 10, 11]);
+    expect(frames[1]!.byteLength).toBe(8192 * 4);
+    expect(sameValues(back, row)).toBe(true);
   });
 
   it('requiresGrad survives; tensors shared in a payload arrive as one frame each', () => {
@@ -122,7 +138,7 @@ describe('tensor frames (Note [Tensor frames])', () => {
       expect(at).toBeGreaterThan(0);
       head.write(to, at);
       try {
-        decodeMessage([head, frames[1]!], ctx);
+        decodeMessage([head, ...frames.slice(1)], ctx);
       } catch (e) {
         return [(e as RpcError).code, (e as RpcError).message];
       }

@@ -1,9 +1,10 @@
 import { type DType, DTYPES, Tensor, TensorError, device as toDevice, typedArrayFor } from '@wiregrad/tensor';
 import { RpcError } from '../errors.js';
 
-/** What a tensor is inside a payload; its elements are tensor frame `i` of the message. */
+/** What a tensor is inside a payload; its elements are tensor frame `i` of the message, or `b` (Note [Small tensors travel inline]). */
 export interface WireTensor {
-  i: number;
+  i?: number;
+  b?: Uint8Array;
   dtype: DType;
   shape: number[];
   /** only for a strided (non-contiguous) view: its strides over the elements of the frame */
@@ -27,6 +28,20 @@ function spanOf(shape: readonly number[], strides: readonly number[]): number {
 }
 
 /**
+ * Note [Small tensors travel inline]
+ * A ZeroMQ frame has a fixed cost on both ends, well above copying a few KiB: zeromq.js sends
+ * a frame above 128 bytes without copying, which takes a reference the I/O thread gives back
+ * later (and Note [Frames hold their storage] a FinalizationRegistry entry), and every frame
+ * is one more zmq_msg to build and receive. So the bytes of a tensor of at most
+ * INLINE_MAX_BYTES travel inside the payload (`b`, MessagePack bin) instead of a frame of
+ * their own: a call with a few small tensors stays one frame, which may also share a batch
+ * (Note [Batched messages]), and the receiver gets a tensor that owns its memory instead of
+ * a view pinning the whole received frame. Bigger tensors keep their frames: there the copies
+ * (into the payload, and out of it on the receiver) would cost more than the frame.
+ */
+export const INLINE_MAX_BYTES = 16 * 1024;
+
+/**
  * Note [Tensor frames]
  * A tensor in a payload is a small record (WireTensor); its bytes travel as a ZeroMQ frame
  * of their own, a view straight into the storage, so tensors never pass through a string
@@ -40,21 +55,31 @@ function spanOf(shape: readonly number[], strides: readonly number[]): number {
  */
 export function tensorFrame(t: Tensor, device: string, frames: Tensor[]): WireTensor {
   const host = t.device.type === 'cpu' ? t : t.cpu();
-  const record: WireTensor = { i: frames.length, dtype: t.dtype, shape: [...t.shape], device, rg: t.requiresGrad };
-  if (host.isContiguous()) {
-    frames.push(host);
-    return record;
+  const record: WireTensor = { dtype: t.dtype, shape: [...t.shape], device, rg: t.requiresGrad };
+  let sent = host;
+  if (!host.isContiguous()) {
+    const bytesPer = host.storage.data.BYTES_PER_ELEMENT;
+    const span = spanOf(host.shape, host.strides);
+    const wasteful = span * bytesPer >= MIN_RECOPY_BYTES && span >= MIN_RECOPY_MULTIPLE * host.numel;
+    if (wasteful || host.strides.some((s) => s < 0)) sent = host.contiguous();
+    else record.strides = [...host.strides];
   }
-  const bytesPer = host.storage.data.BYTES_PER_ELEMENT;
-  const span = spanOf(host.shape, host.strides);
-  const wasteful = span * bytesPer >= MIN_RECOPY_BYTES && span >= MIN_RECOPY_MULTIPLE * host.numel;
-  if (wasteful || host.strides.some((s) => s < 0)) {
-    frames.push(host.contiguous());
-    return record;
+  const bytes = sentBytes(sent);
+  // See Note [Small tensors travel inline]: the encoder copies `b` into the payload at once
+  if (bytes.byteLength <= INLINE_MAX_BYTES) record.b = bytes;
+  else {
+    record.i = frames.length;
+    frames.push(sent);
   }
-  frames.push(host);
-  record.strides = [...host.strides];
   return record;
+}
+
+/** The storage bytes a tensor sends: its contiguous elements, or the span its strided view reads. */
+function sentBytes(t: Tensor): Uint8Array {
+  const data = t.storage.data;
+  const bytesPer = data.BYTES_PER_ELEMENT;
+  const elements = t.isContiguous() ? t.numel : spanOf(t.shape, t.strides);
+  return new Uint8Array(data.buffer, data.byteOffset + t.offset * bytesPer, elements * bytesPer);
 }
 
 /** The bytes of a tensor frame: the contiguous elements, or the span a strided view reads. */
@@ -70,10 +95,7 @@ export function tensorFrame(t: Tensor, device: string, frames: Tensor[]): WireTe
 const framesInFlight = new FinalizationRegistry<Tensor['storage']>((storage) => storage.release());
 
 export function frameBytes(t: Tensor): Uint8Array {
-  const data = t.storage.data;
-  const bytesPer = data.BYTES_PER_ELEMENT;
-  const elements = t.isContiguous() ? t.numel : spanOf(t.shape, t.strides);
-  const view = new Uint8Array(data.buffer, data.byteOffset + t.offset * bytesPer, elements * bytesPer);
+  const view = sentBytes(t);
   t.storage.retain();
   framesInFlight.register(view, t.storage);
   return view;
@@ -85,7 +107,8 @@ function checkRecord(data: unknown): WireTensor {
   const r = data as Partial<WireTensor> | null;
   const bad = (what: string) => new RpcError('PROTOCOL', `bad tensor record in message: ${what}`);
   if (r === null || typeof r !== 'object') throw bad('not an object');
-  if (!isCount(r.i)) throw bad(`frame index ${String(r.i)}`);
+  if (r.b === undefined ? !isCount(r.i) : !(r.b instanceof Uint8Array) || r.i !== undefined)
+    throw bad(r.b === undefined ? `frame index ${String(r.i)}` : 'inline bytes');
   if (!DTYPES.includes(r.dtype as DType)) throw bad(`dtype ${String(r.dtype)}`);
   if (!Array.isArray(r.shape) || !r.shape.every(isCount)) throw bad(`shape ${JSON.stringify(r.shape)}`);
   if (
@@ -98,10 +121,13 @@ function checkRecord(data: unknown): WireTensor {
   return r as WireTensor;
 }
 
-/** Rebuilds a tensor from its record and frame (copied only when the frame is misaligned). */
-export function tensorFromFrame(data: unknown, frames: readonly Uint8Array[]): Tensor {
-  const { i, dtype, shape, strides, device, rg } = checkRecord(data);
-  const frame = frames[i];
+/**
+ * Rebuilds a tensor from its record and its bytes: inline (the decoder's own copy), or its
+ * frame (copied only when misaligned); `framed` says which it used.
+ */
+export function tensorFromFrame(data: unknown, frames: readonly Uint8Array[]): { tensor: Tensor; framed: boolean } {
+  const { i, b, dtype, shape, strides, device, rg } = checkRecord(data);
+  const frame = b ?? frames[i!];
   if (!frame)
     throw new RpcError('PROTOCOL', `tensor frame ${i} is missing (message has ${frames.length} tensor frames)`);
   const empty = typedArrayFor(dtype, 0);
@@ -111,7 +137,7 @@ export function tensorFromFrame(data: unknown, frames: readonly Uint8Array[]): T
   if (frame.byteLength !== elements * bytesPer) {
     throw new RpcError(
       'PROTOCOL',
-      `tensor frame ${i} has ${frame.byteLength} bytes, expected ${elements * bytesPer} for ${dtype} [${shape.join(', ')}]`,
+      `tensor ${b ? 'bytes' : `frame ${i}`} has ${frame.byteLength} bytes, expected ${elements * bytesPer} for ${dtype} [${shape.join(', ')}]`,
     );
   }
   const aligned = frame.byteOffset % bytesPer === 0 ? frame : new Uint8Array(frame);
@@ -122,7 +148,7 @@ export function tensorFromFrame(data: unknown, frames: readonly Uint8Array[]): T
     const placed = device === 'cpu' ? t : t.to(toDevice(device as 'cpu'));
     // like an unpickled torch tensor, it arrives as a leaf that keeps requires_grad
     if (rg === true && (dtype === 'float32' || dtype === 'float64')) placed.requiresGrad = true;
-    return placed;
+    return { tensor: placed, framed: b === undefined };
   } catch (e) {
     if (e instanceof TensorError) throw new RpcError('PROTOCOL', `bad tensor in message: ${e.message}`);
     throw e;
