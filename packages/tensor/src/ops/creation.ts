@@ -140,7 +140,7 @@ function filledWith(fn: string, value: number): (...args: ShapeAndOptions) => Te
 
 export const zeros = filledWith('zeros', 0);
 export const ones = filledWith('ones', 1);
-/** Like zeros: fresh typed arrays are zero-filled, so "uninitialised" memory costs nothing extra here. */
+/** Like zeros: its memory comes zero-filled from the caching allocator, as every creation op's does. */
 export const empty = filledWith('empty', 0);
 
 /** `t`'s shape, and its dtype and device unless opts override them; requiresGrad is never inherited. */

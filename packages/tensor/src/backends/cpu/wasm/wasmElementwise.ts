@@ -41,7 +41,10 @@ function elements(t: Tensor, n: number): Float32Array {
   return (t.storage.data as Float32Array).subarray(t.offset, t.offset + n);
 }
 
-/** Unary ops worth splitting over the pool; the cheap ones are bound by copying, which stays on this thread. */
+/**
+ * Unary ops worth splitting over the pool even when their operand must be copied in and out;
+ * the cheap ones are bound by that copying, which stays on this thread (Note [Streamed elementwise]).
+ */
 const EXPENSIVE_UNARY = new Set<string>([K.Exp, K.Log, K.Sigmoid, K.Silu]);
 const CHUNK = 16384;
 
@@ -87,9 +90,9 @@ function stream(
 
 /**
  * The result of an op split over the pool when its full operands and its result all live in
- * wasm memory (their byte offsets, 0 for a staged broadcast operand), else null: the ranges
- * start on multiples of 16 elements, so a range's padded SIMD tail only rewrites the values
- * the next range writes too.
+ * wasm memory, else null. `task` gets the operands' byte offsets (a broadcast value staged or
+ * in place) and the result's; the ranges start on multiples of 16 elements, so a range's
+ * padded SIMD tail only rewrites values the next range writes too.
  */
 function inPlaceRanges(
   runtime: WasmRuntime,
@@ -185,8 +188,7 @@ export function wasmUnary(kernelName: string, x: Tensor): Tensor | null {
   if (runtime === null) return null;
   const n = x.numel;
   const op = UNARY_OPS[kernelName]!;
-  const expensive = EXPENSIVE_UNARY.has(kernelName);
-  if (!expensive || getNumThreads() === 1 || n < 2 * MIN_THREAD_ELEMENTS) {
+  if (!EXPENSIVE_UNARY.has(kernelName) || getNumThreads() === 1 || n < 2 * MIN_THREAD_ELEMENTS) {
     return (
       inPlaceRanges(runtime, [x], [true], n, x.shape, ([px], po, s, e) => ({
         kernel: 'unaryF32',
