@@ -18,7 +18,7 @@ import { newGid } from './rref/globallyUniqueId.js';
 import { resetRRefContext, rrefContext } from './rref/rrefContext.js';
 import { RRef, setRRefProxyFactory } from './rref/rref.js';
 import { methodProxy } from './rref/proxy.js';
-import { maybeRpcState, rpcState, setRpcState, timeoutMs } from './state.js';
+import { type RpcState, maybeRpcState, rpcState, setRpcState, timeoutMs } from './state.js';
 import { leaveGroup, resetBarrier, shutdownBarrier } from './shutdown.js';
 
 export interface BackendOptions {
@@ -175,7 +175,7 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
     rpcAutogradHooks().onInit?.(rank, opts.worldSize ?? records.length);
     agent.connect(records.map((r) => peerSpec(name, b, r, r.name === name ? self : new WorkerInfo(r.name, r.rank))));
     setRpcState({ agent, self, dynamic, store, defaultTimeoutMs: rpcTimeout * 1000, shuttingDown: false });
-    announceAgent(() => shutdown({ graceful: false }).catch(() => {})); // Note [Terminating a thread that runs RPC]
+    announceAgent(closeNow); // Note [Terminating a thread that runs RPC]
     if (dynamic && !hostsStore) await announce(agent, { ...record, rank }, timeout);
   } catch (e) {
     if (maybeRpcState()?.agent === agent) setRpcState(null);
@@ -335,29 +335,53 @@ export interface ShutdownOptions {
  * barrier]); a worker that joined a running group just tells every member it leaves. Then
  * every socket closes. Afterwards every call rejects with "RPC has not been initialized".
  */
-export async function shutdown(opts: ShutdownOptions = {}): Promise<void> {
+export function shutdown(opts: ShutdownOptions = {}): Promise<void> {
   const s = maybeRpcState();
-  if (!s) return;
-  if (s.shuttingDown) throw new RpcError('SHUTDOWN', 'shutdown() is already in progress');
+  if (!s) return Promise.resolve();
+  if (s.shuttingDown) return Promise.reject(new RpcError('SHUTDOWN', 'shutdown() is already in progress'));
   s.shuttingDown = true;
+  return (inProgress = leave(s, opts));
+}
+
+/** The shutdown under way, and how to cut its barrier short (closeNow). */
+let inProgress: Promise<void> | null = null;
+let cutShort: ((e: Error) => void) | null = null;
+
+async function leave(s: RpcState, opts: ShutdownOptions): Promise<void> {
   const timeout = opts.timeout === 0 ? Infinity : (opts.timeout ?? 60) * 1000;
   let error: unknown = null;
   try {
     if (opts.graceful !== false) {
       rpcAutogradHooks().beforeShutdown?.();
-      await (s.dynamic && s.self.id !== 0 ? leaveGroup(s, timeout) : shutdownBarrier(s, timeout));
+      const cut = new Promise<never>((_, reject) => (cutShort = reject));
+      await Promise.race([cut, s.dynamic && s.self.id !== 0 ? leaveGroup(s, timeout) : shutdownBarrier(s, timeout)]);
     }
   } catch (e) {
     error = e;
   } finally {
+    cutShort = null;
     s.store?.close();
     await s.agent.close();
     rpcAutogradHooks().onShutdown?.();
     resetRRefContext();
     setRpcState(null);
+    inProgress = null;
     announceAgent(null);
   }
   if (error) throw error;
+}
+
+/**
+ * Closes this thread's agent now, for a thread that is being terminated (Note [Terminating a
+ * thread that runs RPC]): not gracefully, and when a graceful shutdown is already waiting in
+ * its barrier (a worker thread's usual last statement), that barrier is cut short, so the
+ * sockets are closed before the thread goes, whatever it was doing.
+ */
+async function closeNow(): Promise<void> {
+  if (!maybeRpcState()) return;
+  if (!inProgress) return shutdown({ graceful: false });
+  cutShort?.(new RpcError('SHUTDOWN', 'the graceful shutdown was cut short: the thread is being terminated'));
+  await inProgress.catch(() => {});
 }
 
 /** Bytes and messages this worker's agent has sent and received since initRpc. */

@@ -49,15 +49,22 @@ describe('a process hosting an RPC worker in a worker_threads thread survives ev
       expect(r.stdout.match(/thread exit (\d+)/g)).toEqual(Array(5).fill('thread exit 1'));
     }, 90_000);
   }
-  it('process.exit() while a thread runs an agent that never shut down: 5 processes, exit code 0, no signal', async () => {
-    for (let i = 0; i < 5; i++) {
-      const r = await runProcess(process.execPath, ['--conditions=source', bootstrap, './teardownExit.ts']);
-      expect({ status: r.status, signal: r.signal, stderr: r.stderr, stdout: r.stdout }).toEqual({
-        status: 0,
-        signal: null,
-        stderr: '',
-        stdout: 'agent up; exiting\n',
-      });
-    }
-  }, 90_000);
+  it.each([
+    ['runs an agent that never shut down', []],
+    ['waits in the graceful shutdown barrier for the main thread', ['barrier']],
+  ])(
+    'process.exit() while a thread %s: 5 processes, exit code 0, no signal',
+    async (_, args) => {
+      for (let i = 0; i < 5; i++) {
+        const r = await runProcess(process.execPath, ['--conditions=source', bootstrap, './teardownExit.ts', ...args]);
+        expect({ status: r.status, signal: r.signal, stderr: r.stderr, stdout: r.stdout }).toEqual({
+          status: 0,
+          signal: null,
+          stderr: '',
+          stdout: 'agent up; exiting\n',
+        });
+      }
+    },
+    90_000,
+  );
 });
