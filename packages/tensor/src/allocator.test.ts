@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIN_HEAP_BYTES, bucketBytes, getCacheLimit, heapStats, setHeapLimit } from './allocator.js';
+import { MIN_HEAP_BYTES, bucketBytes, getCacheLimit, getHeapLimit, heapStats, setHeapLimit } from './allocator.js';
 import { Tensor, emptyCache, memory, randn, setCacheLimit, tensor, zeros } from './index.js';
 
 const N = 4096; // 16 KiB of float32: served by the cache
@@ -137,7 +137,8 @@ describe('float32 storages in wasm memory (Note [Storages in wasm memory])', () 
   const M = MIN_HEAP_BYTES / 4;
   const inHeap = (t: Tensor) => t.storage.data.buffer instanceof SharedArrayBuffer;
   const at = (t: Tensor) => t.storage.data.byteOffset;
-  afterEach(() => setHeapLimit(1024 * 1024 * 1024));
+  const defaultHeapLimit = getHeapLimit();
+  afterEach(() => setHeapLimit(defaultHeapLimit));
 
   it('holds float32 storages of MIN_HEAP_BYTES or more, not smaller ones nor other dtypes', () => {
     expect(inHeap(randn([M]))).toBe(true);

@@ -164,6 +164,8 @@ describe('wasm sum and softmax against the TypeScript kernels', () => {
 describe('operands and results in wasm memory (Note [Storages in wasm memory])', () => {
   const threads = getNumThreads();
   afterEach(() => setNumThreads(threads));
+  /** Both kernels' values; the results are released, so the specs' blocks come back at once (Note [Releasing storages]). */
+  const released = (f: () => Tensor) => ops.tidy(() => bothKernels(f));
   /** Big enough to split over the pool in place, and ragged. */
   const BIG = (1 << 18) + 13;
   const inHeap = (t: Tensor) => t.storage.data.buffer instanceof SharedArrayBuffer;
@@ -189,16 +191,16 @@ describe('operands and results in wasm memory (Note [Storages in wasm memory])',
         [tensor(-2), b],
       ] as const) {
         for (const f of [ops.add, ops.sub, ops.mul, ops.div]) {
-          const { ts, wasm } = bothKernels(() => f(x, y));
+          const { ts, wasm } = released(() => f(x, y));
           expectIdentical(wasm, ts);
         }
       }
       for (const f of [ops.neg, ops.abs, ops.sqrt, ops.relu]) {
-        const { ts, wasm } = bothKernels(() => f(a));
+        const { ts, wasm } = released(() => f(a));
         expectIdentical(wasm, ts);
       }
       for (const f of [ops.exp, ops.sigmoid]) {
-        const { ts, wasm } = bothKernels(() => f(a));
+        const { ts, wasm } = released(() => f(a));
         expectClose(wasm, ts, 5e-7, 1e-30);
       }
       expect(inHeap(ops.add(a, b))).toBe(true);
@@ -216,10 +218,10 @@ describe('operands and results in wasm memory (Note [Storages in wasm memory])',
         [row, x],
         [x, x],
       ] as const) {
-        const { ts, wasm } = bothKernels(() => ops.sub(p, q));
+        const { ts, wasm } = released(() => ops.sub(p, q));
         expectIdentical(wasm, ts);
       }
-      const e = bothKernels(() => ops.exp(x));
+      const e = released(() => ops.exp(x));
       expectClose(e.wasm, e.ts, 2.4e-7, 1e-44);
     }
   });
@@ -230,7 +232,7 @@ describe('operands and results in wasm memory (Note [Storages in wasm memory])',
       const { ts, wasm } = bothKernels(f);
       expectClose(wasm, ts, 1e-6, 1e-4);
     }
-    const soft = bothKernels(() => ops.softmax(x, -1));
+    const soft = released(() => ops.softmax(x, -1));
     expectClose(soft.wasm, soft.ts, 2e-6, 1e-7);
     expect(inHeap(ops.softmax(x, -1))).toBe(true);
   });
