@@ -79,7 +79,7 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   out.scalarAdd = (await rpcSync(next, add, [tensor([1, 2]), 3])).tolist();
   // storages in the shared wasm memory (Note [Storages in wasm memory]) go out as views of it, both ways
   const big = ones([1 << 16]).mul(2);
-  const bigSum = await rpcSync<Tensor>(next, add, [big, big]);
+  const bigSum = await rpcSync(next, add, [big, big]);
   out.bigAdd = [big.storage.data.buffer instanceof SharedArrayBuffer, bigSum.numel, bigSum.sum().item()];
   out.selfAdd = [
     (await rpcSync<Tensor>(self, 'add', [tensor([1]), 2])).tolist(),
