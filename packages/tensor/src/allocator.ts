@@ -2,10 +2,12 @@ import { TensorError } from './errors.js';
 
 /**
  * Note [Caching allocator]
- * The memory of cpu storages of MIN_CACHED_BYTES or more comes from here: ArrayBuffers
- * whose sizes are rounded up to a bucket (4 buckets per power of two, so at most 25% is
- * wasted: PyTorch's roundup_power2_divisions), kept on a free list per bucket when their
- * storage is released instead of being left to the GC. A reused buffer is already mapped:
+ * The memory of cpu storages of MIN_CACHED_BYTES or more comes from here (float32 ones of
+ * MIN_HEAP_BYTES or more from blocks of wasm memory where there is one, in the same buckets:
+ * Note [Storages in wasm memory]): ArrayBuffers whose sizes are rounded up to a bucket (4
+ * buckets per power of two, so at most 25% is wasted: PyTorch's roundup_power2_divisions),
+ * kept on a free list per bucket when their storage is released instead of being left to
+ * the GC. A reused buffer is already mapped:
  * an op writing a fresh 4 MiB result into it pays no page faults, which cost more than the
  * op itself (a 1M-element add). The cache holds at most `limit` bytes (setCacheLimit,
  * WIREGRAD_CPU_CACHE_BYTES, 256 MiB by default); past it, the buffers freed longest ago are
