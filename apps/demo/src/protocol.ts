@@ -30,6 +30,8 @@ export type WorkerReport =
       seconds: number;
       bytesSent: number;
       bytesReceived: number;
+      /** the second half of the run's epochs (Note [Steady-state steps/s]) */
+      steady?: { steps: number; seconds: number };
     };
 
 /** A progress bar redraws at most this often: per-step IPC would cost a fast trainer a good share of its step. */

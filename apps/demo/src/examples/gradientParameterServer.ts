@@ -7,6 +7,7 @@ import { accuracy, batches, loadIris } from '../data/iris.js';
 import { report } from '../protocol.js';
 import { irisForward, irisModel } from './irisMlp.js';
 import { reportStats } from './parameterServer.js';
+import { StepClock } from '../report/stepClock.js';
 
 /**
  * Note [Trainers compute, the server updates]
@@ -105,10 +106,10 @@ export async function gradientTrainer(c: DemoConfig, rank: number, name: string)
   const mine = data.train[rank - 1]!;
   const track = (ps: Tensor[]) => ps.map((p) => p.requiresGrad_());
   let params = track(await rpcSync<Tensor[]>('ps', 'ps.join', [name]));
-  const t0 = performance.now();
-  let steps = 0;
+  const clock = new StepClock(c.epochs);
   const heldOut = () => noGrad(() => accuracy(irisForward(params, data.test.x), data.test.y));
   for (let epoch = 1; epoch <= c.epochs; epoch++) {
+    clock.epoch(epoch);
     const bs = batches(mine, c.batchSize);
     let lossSum = 0;
     let accSum = 0;
@@ -119,7 +120,7 @@ export async function gradientTrainer(c: DemoConfig, rank: number, name: string)
       params = track(await rpcSync<Tensor[]>('ps', 'ps.update', [name, grads]));
       lossSum += loss.item();
       accSum += accuracy(logits, b.y);
-      steps++;
+      clock.step();
       report({
         type: 'progress',
         rank,
@@ -129,7 +130,7 @@ export async function gradientTrainer(c: DemoConfig, rank: number, name: string)
         steps: bs.length,
         loss: lossSum / (i + 1),
         acc: accSum / (i + 1),
-        stepsPerSec: steps / ((performance.now() - t0) / 1000),
+        stepsPerSec: clock.stepsPerSec(),
       });
     }
     report({
@@ -142,7 +143,7 @@ export async function gradientTrainer(c: DemoConfig, rank: number, name: string)
       testAcc: heldOut(),
     });
   }
-  const seconds = (performance.now() - t0) / 1000;
+  const totals = clock.totals();
   await rpcSync('ps', 'ps.leave', [name]);
   const testAcc = heldOut();
   report({
@@ -152,5 +153,5 @@ export async function gradientTrainer(c: DemoConfig, rank: number, name: string)
     testAcc,
     lines: [`[${label}] held-out accuracy: ${(100 * testAcc).toFixed(1)}% on ${data.test.y.numel} Iris flowers`],
   });
-  await reportStats(rank, label, steps, seconds);
+  await reportStats(rank, label, totals);
 }

@@ -6,6 +6,7 @@ import { DistributedOptimizer, backward, context } from '@wiregrad/dist-autograd
 import type { DemoConfig } from '../cli.js';
 import { accuracy, batches, loadIris } from '../data/iris.js';
 import { report } from '../protocol.js';
+import { StepClock } from '../report/stepClock.js';
 import { irisForward, irisModel } from './irisMlp.js';
 
 let finishedTrainers = 0;
@@ -62,9 +63,9 @@ export async function trainer(c: DemoConfig, rank: number): Promise<void> {
   const mine = data.train[rank - 1]!;
   const params = await rpcSync<RRef<Tensor>[]>('ps', 'ps.init', [c.seed]);
   const opt = new DistributedOptimizer(SGD, params, { lr: c.lr, momentum: 0.9 });
-  const t0 = performance.now();
-  let steps = 0;
+  const clock = new StepClock(c.epochs);
   for (let epoch = 1; epoch <= c.epochs; epoch++) {
+    clock.epoch(epoch);
     const bs = batches(mine, c.batchSize);
     let lossSum = 0;
     let accSum = 0;
@@ -77,8 +78,7 @@ export async function trainer(c: DemoConfig, rank: number): Promise<void> {
         lossSum += loss.item();
         accSum += accuracy(logits, b.y);
       });
-      steps++;
-      const secs = (performance.now() - t0) / 1000;
+      clock.step();
       report({
         type: 'progress',
         rank,
@@ -88,13 +88,13 @@ export async function trainer(c: DemoConfig, rank: number): Promise<void> {
         steps: bs.length,
         loss: lossSum / (i + 1),
         acc: accSum / (i + 1),
-        stepsPerSec: steps / secs,
+        stepsPerSec: clock.stepsPerSec(),
       });
     }
     const testAcc = accuracy(await rpcSync<Tensor>('ps', 'ps.predict', [data.test.x]), data.test.y);
     report({ type: 'epoch', rank, label, epoch, loss: lossSum / bs.length, acc: accSum / bs.length, testAcc });
   }
-  const seconds = (performance.now() - t0) / 1000;
+  const totals = clock.totals();
   await rpcSync('ps', 'ps.trainerDone');
   const testAcc = accuracy(await rpcSync<Tensor>('ps', 'ps.predict', [data.test.x]), data.test.y);
   report({
@@ -105,11 +105,11 @@ export async function trainer(c: DemoConfig, rank: number): Promise<void> {
     lines: [`[${label}] held-out accuracy: ${(100 * testAcc).toFixed(1)}% on ${data.test.y.numel} Iris flowers`],
   });
   await Promise.all(params.map((p) => p.release()));
-  await reportStats(rank, label, steps, seconds);
+  await reportStats(rank, label, totals);
 }
 
-export async function reportStats(rank: number, label: string, steps: number, seconds: number): Promise<void> {
+export async function reportStats(rank: number, label: string, totals: ReturnType<StepClock['totals']>): Promise<void> {
   const { getRpcStats } = await import('@wiregrad/rpc');
   const s = getRpcStats();
-  report({ type: 'stats', rank, label, steps, seconds, bytesSent: s.bytesSent, bytesReceived: s.bytesReceived });
+  report({ type: 'stats', rank, label, ...totals, bytesSent: s.bytesSent, bytesReceived: s.bytesReceived });
 }

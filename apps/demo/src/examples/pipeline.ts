@@ -100,5 +100,5 @@ export async function driver(c: DemoConfig): Promise<void> {
     ],
   });
   await Promise.all(params.map((p) => p.release()));
-  await reportStats(0, label, steps, seconds);
+  await reportStats(0, label, { steps, seconds });
 }

@@ -4,12 +4,10 @@ import { aggregateStepsPerSec, runWorkers } from './runWorkers.js';
 /**
  * `pnpm demo --bench`: the parameter-server example with 1, 2 and 4 trainer processes on the
  * same model, each run on its own, and the aggregate training steps/s of each (Note
- * [Trainers compute, the server updates]: trainers do not take turns, so more trainers step more).
- * Note [Steady-state steps/s]
- * A run of the default 40 epochs lasts ~4 s, most of it process start, rendezvous and V8
- * warming up the rpc and engine paths: 1, 2 and 4 trainers then measured 202, 198 and 219
- * steps/s (load 6). --bench defaults to 400 epochs so each run measures training itself: 1500
- * epochs gave 573 steps/s with one trainer and 744 with two (load 2-6).
+ * [Trainers compute, the server updates]: trainers do not take turns, so more trainers step more),
+ * over the second half of each trainer's epochs (Note [Steady-state steps/s]). A run of the
+ * default 40 epochs lasts ~4 s, most of it process start and rendezvous: --bench defaults to
+ * 400 epochs.
  */
 export async function bench(c: DemoConfig): Promise<number> {
   const rows: Record<string, string>[] = [];

@@ -40,4 +40,6 @@ export async function runWorkers(c: DemoConfig, quiet: boolean): Promise<Run> {
 }
 
 /** Every trainer's steps per second, added up. */
-export const aggregateStepsPerSec = (r: Run) => r.stats.reduce((sum, s) => sum + s.steps / s.seconds, 0);
+/** Steps/s of all trainers together, over the second half of each one's run where it has one (Note [Steady-state steps/s]). */
+export const aggregateStepsPerSec = (r: Run) =>
+  r.stats.reduce((sum, s) => sum + (s.steady ?? s).steps / (s.steady ?? s).seconds, 0);

@@ -1,0 +1,39 @@
+/**
+ * Note [Steady-state steps/s]
+ * A trainer's first steps run while V8 compiles the rpc, codec and engine paths, and a run of
+ * a few thousand steps spends a good part of its time there: with 400 epochs, two trainers
+ * each take half the steps of one, so warm-up weighed twice as much in their figure (2 trainers
+ * measured 780-1060 steps/s in all over their whole runs, 1610 over the second half of a
+ * 3000-epoch run; load 3-7). So each trainer also reports the steps and seconds of the second
+ * half of its epochs (`steady`), and `--bench` adds those up: steps/s of training itself, the
+ * same measure for 1, 2 and 4 trainers. The whole-run figure stays in every run's summary.
+ */
+export class StepClock {
+  private readonly t0 = performance.now();
+  private steps = 0;
+  private half: { at: number; steps: number } | null = null;
+
+  constructor(private readonly epochs: number) {}
+
+  /** At the start of epoch `e` (1-based): the second half starts at epoch floor(epochs / 2) + 1. */
+  epoch(e: number): void {
+    if (this.epochs > 1 && e === Math.floor(this.epochs / 2) + 1)
+      this.half = { at: performance.now(), steps: this.steps };
+  }
+
+  step(): void {
+    this.steps++;
+  }
+
+  stepsPerSec(): number {
+    return this.steps / ((performance.now() - this.t0) / 1000);
+  }
+
+  /** Steps and seconds of the whole run, and of its second half when there was one. */
+  totals(): { steps: number; seconds: number; steady?: { steps: number; seconds: number } } {
+    const now = performance.now();
+    const whole = { steps: this.steps, seconds: (now - this.t0) / 1000 };
+    if (!this.half) return whole;
+    return { ...whole, steady: { steps: this.steps - this.half.steps, seconds: (now - this.half.at) / 1000 } };
+  }
+}
