@@ -56,3 +56,14 @@ export function report(r: WorkerReport): void {
     for (const l of r.lines) console.log(l);
   }
 }
+
+/** A worker's steps and seconds (StepClock.totals) with its rpc traffic, for the run's summary and --bench. */
+export async function reportStats(
+  rank: number,
+  label: string,
+  totals: Pick<Extract<WorkerReport, { type: 'stats' }>, 'steps' | 'seconds' | 'steady'>,
+): Promise<void> {
+  const { getRpcStats } = await import('@wiregrad/rpc');
+  const s = getRpcStats();
+  report({ type: 'stats', rank, label, ...totals, bytesSent: s.bytesSent, bytesReceived: s.bytesReceived });
+}

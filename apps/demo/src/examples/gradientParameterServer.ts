@@ -3,11 +3,9 @@ import { crossEntropy } from '@wiregrad/nn';
 import { SGD } from '@wiregrad/nn/optim';
 import { onWorkerLeave, register, rpcSync } from '@wiregrad/rpc';
 import type { DemoConfig } from '../cli.js';
-import { accuracy, batches, loadIris } from '../data/iris.js';
-import { report } from '../protocol.js';
+import { accuracy, loadIris } from '../data/iris.js';
 import { irisForward, irisModel } from './irisMlp.js';
-import { reportStats } from './parameterServer.js';
-import { StepClock } from '../report/stepClock.js';
+import { reportTrainerResult, trainEpochs } from './irisTrainer.js';
 
 /**
  * Note [Trainers compute, the server updates]
@@ -101,57 +99,23 @@ export function serveGradientUpdates(c: DemoConfig): void {
 
 /** A trainer: its half of Iris, forward and backward here, the gradients to the server, the new parameters back. */
 export async function gradientTrainer(c: DemoConfig, rank: number, name: string): Promise<void> {
-  const label = `trainer ${rank}`;
   const data = loadIris(c.seed, c.workers - 1);
-  const mine = data.train[rank - 1]!;
   const track = (ps: Tensor[]) => ps.map((p) => p.requiresGrad_());
   let params = track(await rpcSync<Tensor[]>('ps', 'ps.join', [name]));
-  const clock = new StepClock(c.epochs);
   const heldOut = () => noGrad(() => accuracy(irisForward(params, data.test.x), data.test.y));
-  for (let epoch = 1; epoch <= c.epochs; epoch++) {
-    clock.epoch(epoch);
-    const bs = batches(mine, c.batchSize);
-    let lossSum = 0;
-    let accSum = 0;
-    for (const [i, b] of bs.entries()) {
+  const totals = await trainEpochs(
+    c,
+    rank,
+    data.train[rank - 1]!,
+    async (b) => {
       const logits = irisForward(params, b.x);
       const loss = crossEntropy(logits, b.y);
       const grads = grad(loss, params) as Tensor[];
       params = track(await rpcSync<Tensor[]>('ps', 'ps.update', [name, grads]));
-      lossSum += loss.item();
-      accSum += accuracy(logits, b.y);
-      clock.step();
-      report({
-        type: 'progress',
-        rank,
-        label,
-        epoch,
-        step: i + 1,
-        steps: bs.length,
-        loss: lossSum / (i + 1),
-        acc: accSum / (i + 1),
-        stepsPerSec: clock.stepsPerSec(),
-      });
-    }
-    report({
-      type: 'epoch',
-      rank,
-      label,
-      epoch,
-      loss: lossSum / bs.length,
-      acc: accSum / bs.length,
-      testAcc: heldOut(),
-    });
-  }
-  const totals = clock.totals();
+      return { loss: loss.item(), acc: accuracy(logits, b.y) };
+    },
+    heldOut,
+  );
   await rpcSync('ps', 'ps.leave', [name]);
-  const testAcc = heldOut();
-  report({
-    type: 'result',
-    rank,
-    label,
-    testAcc,
-    lines: [`[${label}] held-out accuracy: ${(100 * testAcc).toFixed(1)}% on ${data.test.y.numel} Iris flowers`],
-  });
-  await reportStats(rank, label, totals);
+  await reportTrainerResult(rank, data, heldOut(), totals);
 }

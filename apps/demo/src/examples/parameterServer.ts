@@ -4,9 +4,8 @@ import { SGD } from '@wiregrad/nn/optim';
 import { RRef, getWorkerInfos, onWorkerJoin, onWorkerLeave, register, rpcSync } from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context } from '@wiregrad/dist-autograd';
 import type { DemoConfig } from '../cli.js';
-import { accuracy, batches, loadIris } from '../data/iris.js';
-import { report } from '../protocol.js';
-import { StepClock } from '../report/stepClock.js';
+import { accuracy, loadIris } from '../data/iris.js';
+import { reportTrainerResult, trainEpochs } from './irisTrainer.js';
 import { irisForward, irisModel } from './irisMlp.js';
 
 let finishedTrainers = 0;
@@ -58,58 +57,26 @@ export function watchTrainers(): void {
 
 /** A trainer: its half of Iris, forward through the server, distributed backward, DistributedOptimizer. */
 export async function trainer(c: DemoConfig, rank: number): Promise<void> {
-  const label = `trainer ${rank}`;
   const data = loadIris(c.seed, c.workers - 1);
-  const mine = data.train[rank - 1]!;
   const params = await rpcSync<RRef<Tensor>[]>('ps', 'ps.init', [c.seed]);
   const opt = new DistributedOptimizer(SGD, params, { lr: c.lr, momentum: 0.9 });
-  const clock = new StepClock(c.epochs);
-  for (let epoch = 1; epoch <= c.epochs; epoch++) {
-    clock.epoch(epoch);
-    const bs = batches(mine, c.batchSize);
-    let lossSum = 0;
-    let accSum = 0;
-    for (const [i, b] of bs.entries()) {
-      await context(async (id) => {
+  const heldOut = async () => accuracy(await rpcSync<Tensor>('ps', 'ps.predict', [data.test.x]), data.test.y);
+  const totals = await trainEpochs(
+    c,
+    rank,
+    data.train[rank - 1]!,
+    (b) =>
+      context(async (id) => {
         const logits = await rpcSync<Tensor>('ps', 'ps.forward', [b.x]);
         const loss = crossEntropy(logits, b.y);
         await backward(id, [loss]);
         await opt.step(id);
-        lossSum += loss.item();
-        accSum += accuracy(logits, b.y);
-      });
-      clock.step();
-      report({
-        type: 'progress',
-        rank,
-        label,
-        epoch,
-        step: i + 1,
-        steps: bs.length,
-        loss: lossSum / (i + 1),
-        acc: accSum / (i + 1),
-        stepsPerSec: clock.stepsPerSec(),
-      });
-    }
-    const testAcc = accuracy(await rpcSync<Tensor>('ps', 'ps.predict', [data.test.x]), data.test.y);
-    report({ type: 'epoch', rank, label, epoch, loss: lossSum / bs.length, acc: accSum / bs.length, testAcc });
-  }
-  const totals = clock.totals();
+        return { loss: loss.item(), acc: accuracy(logits, b.y) };
+      }),
+    heldOut,
+  );
   await rpcSync('ps', 'ps.trainerDone');
-  const testAcc = accuracy(await rpcSync<Tensor>('ps', 'ps.predict', [data.test.x]), data.test.y);
-  report({
-    type: 'result',
-    rank,
-    label,
-    testAcc,
-    lines: [`[${label}] held-out accuracy: ${(100 * testAcc).toFixed(1)}% on ${data.test.y.numel} Iris flowers`],
-  });
+  const testAcc = await heldOut();
   await Promise.all(params.map((p) => p.release()));
-  await reportStats(rank, label, totals);
-}
-
-export async function reportStats(rank: number, label: string, totals: ReturnType<StepClock['totals']>): Promise<void> {
-  const { getRpcStats } = await import('@wiregrad/rpc');
-  const s = getRpcStats();
-  report({ type: 'stats', rank, label, ...totals, bytesSent: s.bytesSent, bytesReceived: s.bytesReceived });
+  await reportTrainerResult(rank, data, testAcc, totals);
 }

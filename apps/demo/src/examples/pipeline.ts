@@ -5,8 +5,7 @@ import { RRef, register, rpcSync } from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context } from '@wiregrad/dist-autograd';
 import type { DemoConfig } from '../cli.js';
 import { accuracy, batches, loadIris } from '../data/iris.js';
-import { report } from '../protocol.js';
-import { reportStats } from './parameterServer.js';
+import { report, reportStats } from '../protocol.js';
 
 /** Stage k of the network, built from seed + k so that a one-process copy starts identical. */
 function buildStage(stage: number, seed: number): Module {
