@@ -3,6 +3,7 @@
 import './backends/cpu/index.js';
 import './backends/gpu/index.js';
 import './backends/multiOutputViews.js';
+import './backends/select.js';
 import './methods/math.js';
 import './methods/structure.js';
 import './inspect.js';

@@ -19,7 +19,8 @@
  * - Softmax, LogSoftmax: [x], {dim}.
  * - BatchMatMul: [a [B,M,K], b [B,K,N]] -> [B,M,N], same dtype.
  * - Views (no copy; storage shared): Reshape {shape} (copies only when the strides cannot
- *   express it), Permute {dims}, Expand {shape}, Slice {dim, start, end, step}.
+ *   express it), Permute {dims}, Expand {shape}, Slice {dim, start, end, step}, Select {dim, index}
+ *   (the slice at index without dim).
  * - Multi-output views (Note [Multi-output views]): Split [x], {dim, sizes} -> one view per size,
  *   consecutive along dim; Unbind [x], {dim} -> one view per index along dim, without that dim.
  * - SliceScatter: [src], {inputShape, dim, start, end, step} -> zeros(inputShape) with the
@@ -87,6 +88,7 @@ export const Reshape = 'Reshape';
 export const Permute = 'Permute';
 export const Expand = 'Expand';
 export const Slice = 'Slice';
+export const Select = 'Select';
 export const Split = 'Split';
 export const Unbind = 'Unbind';
 export const SliceScatter = 'SliceScatter';
@@ -117,7 +119,7 @@ export const AddmmActivation = 'AddmmActivation';
 export const INPLACE_KERNELS: ReadonlySet<string> = new Set([CopyInto, Fill]);
 
 /** Kernels whose outputs share storage with inputs[0]. */
-export const VIEW_KERNELS: ReadonlySet<string> = new Set([Reshape, Permute, Expand, Slice, Split, Unbind]);
+export const VIEW_KERNELS: ReadonlySet<string> = new Set([Reshape, Permute, Expand, Slice, Select, Split, Unbind]);
 
 /** Every kernel name, for registries and coverage tests. */
 export const ALL_KERNELS: readonly string[] = [
@@ -169,6 +171,7 @@ export const ALL_KERNELS: readonly string[] = [
   Permute,
   Expand,
   Slice,
+  Select,
   Split,
   Unbind,
   SliceScatter,

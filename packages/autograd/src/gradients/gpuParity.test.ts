@@ -55,6 +55,7 @@ const CASES: Case[] = [
     ([a, b]) =>
       ops.cat([a!.reshape([12]), ops.stack([b!, b!.mul(2)], 0).reshape([8]), a!.t().slice(0, 1, 3).reshape([6])], 0),
   ],
+  ['select (SelectBackward0)', [X], ([a]) => ops.select(a!, 1, -1).add(ops.select(a!, 0, 2).sum())],
   [
     'split, chunk, unbind: one node each, unused pieces as zeros (Note [Multi-output views])',
     [X],

@@ -1,4 +1,4 @@
-import { KernelNames as K, permute, reshape, sliceScatter, stack } from '@wiregrad/tensor';
+import { KernelNames as K, permute, reshape, sliceScatter, stack, unsqueeze } from '@wiregrad/tensor';
 import { orZeros, registerGradient, toInputShape } from './registry.js';
 
 // Views: the gradient is the inverse view, or the sum over the broadcast dims for expand.
@@ -18,6 +18,15 @@ registerGradient({
   gradFunc: ([g], c) => {
     const { dim, start, end, step } = c.attrs as { dim: number; start: number; end: number; step: number };
     return [sliceScatter(g!, c.inputShapes[0]!, dim, start, end, step)];
+  },
+});
+
+// select: zeros of the input's shape with the gradient at the index (PyTorch's select_backward)
+registerGradient({
+  kernelName: K.Select,
+  gradFunc: ([g], c) => {
+    const { dim, index } = c.attrs as { dim: number; index: number };
+    return [sliceScatter(unsqueeze(g!, dim), c.inputShapes[0]!, dim, index, index + 1, 1)];
   },
 });
 

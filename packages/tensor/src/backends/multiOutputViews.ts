@@ -3,6 +3,7 @@ import type { DeviceType } from '../device.js';
 import * as K from '../kernelNames.js';
 import { getKernel, registerKernel, type KernelFunc } from '../kernelRegistry.js';
 import type { Tensor } from '../tensor.js';
+import { selectView } from './select.js';
 
 /** Consecutive views of `sizes` along `dim`, each cut by the device's own Slice kernel. */
 function pieces(x: Tensor, dim: number, sizes: readonly number[]): Tensor[] {
@@ -17,14 +18,11 @@ function pieces(x: Tensor, dim: number, sizes: readonly number[]): Tensor[] {
 
 const split: KernelFunc = ([x], attrs) => pieces(x!, attrs.dim as number, attrs.sizes as number[]);
 
-const unbind: KernelFunc = ([x], attrs) => {
-  const dim = attrs.dim as number;
-  const reshape = getKernel(K.Reshape, x!.device.type);
-  const shape = x!.shape.filter((_, d) => d !== dim);
-  return pieces(x!, dim, new Array<number>(x!.shape[dim]!).fill(1)).map((p) => reshape([p], { shape })[0]!);
-};
+const unbind: KernelFunc = ([x], attrs) =>
+  Array.from({ length: x!.shape[attrs.dim as number]! }, (_, index) => selectView([x!], { dim: attrs.dim, index })[0]!);
 
-// They only cut views with the device's Slice and Reshape kernels, so one function serves every device type.
+// They only cut views with the device's Slice kernel (and Select's, for unbind), so one function serves every
+// device type.
 for (const device of ['cpu', 'gpu'] satisfies DeviceType[]) {
   registerKernel({ kernelName: K.Split, device, kernelFunc: split });
   registerKernel({ kernelName: K.Unbind, device, kernelFunc: unbind });

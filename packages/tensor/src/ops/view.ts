@@ -8,8 +8,10 @@ import { type Sizes, checkDims, checkInt, checkTensor, sizesArg, typeName } from
 /**
  * Note [View ops]
  * Every view is one of four device-agnostic kernels (See Note [View kernels are
- * device-agnostic]): Reshape, Permute, Expand, Slice. select, squeeze, unsqueeze, flatten,
- * narrow, transpose and t are compositions of them, so autograd needs four gradient rules.
+ * device-agnostic]): Reshape, Permute, Expand, Slice. squeeze, unsqueeze, flatten, narrow,
+ * transpose and t are compositions of them, so autograd needs four gradient rules. select is
+ * Slice and Reshape run as one kernel, Select, so that it records one node, SelectBackward0, as
+ * in PyTorch.
  * split, chunk and unbind return several views from one kernel, Split or Unbind (See Note
  * [Multi-output views]).
  * A view that would change nothing (reshape or expand to the same shape, a full slice)
@@ -222,7 +224,7 @@ export function narrow(x: Tensor, dim: number, start: number, length: number): T
   return s === 0 && length === size ? x : runKernel1(K.Slice, [x], { dim: d, start: s, end: s + length, step: 1 });
 }
 
-/** The slice at `index` along `dim`, with that dim removed (Slice, then Reshape). */
+/** The slice at `index` along `dim`, with that dim removed: one Select kernel, so autograd records SelectBackward0 (See Note [View ops]). */
 export function select(x: Tensor, dim: number, index: number): Tensor {
   checkTensor('select', 'input', x);
   checkInt('select', 'dim', dim);
@@ -236,8 +238,7 @@ export function select(x: Tensor, dim: number, index: number): Tensor {
       `select(): index ${index} out of range for tensor of size ${fmtShape(x.shape)} at dimension ${d}`,
     );
   }
-  const i = index < 0 ? index + size : index;
-  return runKernel1(K.Reshape, [narrow(x, d, i, 1)], { shape: x.shape.filter((_, k) => k !== d) });
+  return runKernel1(K.Select, [x], { dim: d, index: index < 0 ? index + size : index });
 }
 
 /**
