@@ -1,7 +1,7 @@
 // @wiregrad/autograd vs TensorFlow.js: per-node overhead and an MLP training step.
 import { randn, tensor, type Tensor } from '@wiregrad/autograd';
-import { Linear, ReLU, Sequential, crossEntropy } from '@wiregrad/autograd/nn';
-import { SGD } from '@wiregrad/autograd/optim';
+import { Linear, ReLU, Sequential, crossEntropy } from '@wiregrad/nn';
+import { SGD } from '@wiregrad/nn/optim';
 import type { Tensor as TfTensor } from '@tensorflow/tfjs';
 import { tfjs } from './peers.js';
 import { compare, medianMs, printRows, type Row } from './report.js';

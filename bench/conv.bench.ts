@@ -2,8 +2,8 @@
 // LeNet-5 training step (batch 64) in each framework, timed in turns in the same process.
 import type { Tensor as TfTensor, Tensor4D } from '@tensorflow/tfjs';
 import { conv2d, manualSeed, maxPool2d, randn, tensor, tidy, type Tensor } from '@wiregrad/autograd';
-import { crossEntropy } from '@wiregrad/autograd/nn';
-import { SGD } from '@wiregrad/autograd/optim';
+import { crossEntropy } from '@wiregrad/nn';
+import { SGD } from '@wiregrad/nn/optim';
 import { tfjs } from './peers.js';
 import { compare, interleavedMedians, printRows, type Row } from './report.js';
 

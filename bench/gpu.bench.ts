@@ -1,6 +1,6 @@
 // The gpu device (gpu.js, in whatever mode runs here) vs the cpu device (issue: gpu device).
-import { crossEntropy, Linear, ReLU, Sequential } from '@wiregrad/autograd/nn';
-import { SGD } from '@wiregrad/autograd/optim';
+import { crossEntropy, Linear, ReLU, Sequential } from '@wiregrad/nn';
+import { SGD } from '@wiregrad/nn/optim';
 import { loadavg } from 'node:os';
 import { gpuInfo, randn, tensor } from '@wiregrad/autograd';
 import { compare, interleavedMedians, printRows, type Row } from './report.js';

@@ -3,8 +3,8 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { memory, randn, tensor, type Tensor } from '@wiregrad/autograd';
-import { Linear, ReLU, Sequential, crossEntropy } from '@wiregrad/autograd/nn';
-import { SGD } from '@wiregrad/autograd/optim';
+import { Linear, ReLU, Sequential, crossEntropy } from '@wiregrad/nn';
+import { SGD } from '@wiregrad/nn/optim';
 import { compare, printRows, type Row } from './report.js';
 import { oursMlp } from './torch.bench.js';
 

@@ -1,8 +1,8 @@
 // wiregrad's cpu device vs PyTorch on this machine (issue: the cpu device at the machine's limit).
 // PyTorch runs in a child process (bench/torchPeer.py), timed one call at a time in turns with ours.
 import { cpuKernelInfo, getNumThreads, randn, setNumThreads, tensor, tidy, type Tensor } from '@wiregrad/autograd';
-import { Linear, ReLU, Sequential, crossEntropy } from '@wiregrad/autograd/nn';
-import { SGD } from '@wiregrad/autograd/optim';
+import { Linear, ReLU, Sequential, crossEntropy } from '@wiregrad/nn';
+import { SGD } from '@wiregrad/nn/optim';
 import { tfjs } from './peers.js';
 import { compare, interleavedMediansAsync, printRows, type Row } from './report.js';
 import { TorchPeer } from './torchPeer.js';
