@@ -3,7 +3,7 @@ import type { DType } from '../../../dtype.js';
 import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
 import { COMPARE } from '../../cpu/kernels/binary.js';
-import { Tensor } from '../../../tensor.js';
+import { Tensor, unscoped } from '../../../tensor.js';
 import { gpuMap, trunc } from '../gpuMap.js';
 
 const FLT_MAX = 3.4028234663852886e38;
@@ -26,9 +26,14 @@ const POW =
   'y === 0 ? 1 : ((x !== x || y !== y) ? x + y : (x < 0 ? (Math.floor(y) === y ? (Math.floor(y * 0.5) * 2 === y ? 1 : -1) * Math.pow(-x, y) : z) : (x === 0 ? (y < 0 ? 1 / Math.abs(x) : 0) : Math.pow(x, y))))';
 
 let nanTensor: Tensor | null = null;
-/** A 0-dim float32 NaN on the gpu, made once and kept (a third pow operand, broadcast). */
+/**
+ * A 0-dim float32 NaN on the gpu (a third pow operand, broadcast), made once and kept: outside
+ * every scope, so that neither the tidy() nor the backward pass (Note [Gradients the engine
+ * owns]) of the first pow disposes it, as the interned scalars of Note [Wrapped scalars].
+ */
 function gpuNaN(device: Device): Tensor {
-  nanTensor ??= Tensor.fromTypedArray(Float32Array.of(Number.NaN), [], 'float32').to(device);
+  if (!nanTensor || nanTensor.isDisposed)
+    nanTensor = unscoped(() => Tensor.fromTypedArray(Float32Array.of(Number.NaN), [], 'float32').to(device));
   return nanTensor;
 }
 
