@@ -141,6 +141,14 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
   if (b.curve?.serverKeys) for (const key of Object.values(b.curve.serverKeys)) agent.allowedKeys.add(key);
   installHandlers(agent);
   agent.registerHandlers(rpcAutogradHooks().handlers ?? {});
+  // a thread terminated during the rendezvous closes its sockets too (Note [Terminating a thread that runs RPC])
+  const cutShort = new AbortController();
+  let settle = () => {};
+  const settled = new Promise<void>((r) => (settle = r));
+  announceAgent(() => {
+    cutShort.abort();
+    return settled;
+  });
   try {
     const initMethod = b.initMethod ?? 'env://';
     const address = await advertisedAddress(
@@ -159,10 +167,10 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
     let rank: number;
     if (hostsStore) {
       store = await RendezvousStore.start(storeAddress(initMethod));
-      records = await store.rendezvous(record, opts.worldSize ?? 1, timeout);
+      records = await store.rendezvous(record, opts.worldSize ?? 1, timeout, cutShort.signal);
       rank = 0;
     } else {
-      ({ workers: records, rank } = await requestRendezvous(initMethod, record, dynamic, timeout));
+      ({ workers: records, rank } = await requestRendezvous(initMethod, record, dynamic, timeout, cutShort.signal));
     }
     const self = new WorkerInfo(name, rank);
     agent.setSelf(self);
@@ -182,7 +190,10 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
     store?.close();
     await agent.close();
     rpcAutogradHooks().onShutdown?.();
+    announceAgent(null);
     throw e;
+  } finally {
+    settle();
   }
 }
 

@@ -52,6 +52,8 @@ describe('a process hosting an RPC worker in a worker_threads thread survives ev
   it.each([
     ['runs an agent that never shut down', []],
     ['waits in the graceful shutdown barrier for the main thread', ['barrier']],
+    ["waits in initRpc's rendezvous for a rank 0 that never comes", ['rendezvous']],
+    ["waits in initRpc's rendezvous and is terminated first", ['rendezvous', 'terminate']],
   ])(
     'process.exit() while a thread %s: 5 processes, exit code 0, no signal',
     async (_, args) => {

@@ -47,13 +47,20 @@ function check(records: WorkerRecord[], worldSize: number): string | null {
   return null;
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number, what: () => string): Promise<T> {
-  if (ms <= 0) return p;
-  let timer: NodeJS.Timeout;
+/** `p`, or a RENDEZVOUS error after `ms` (none for ms <= 0), or a SHUTDOWN error once `signal` aborts. */
+function withTimeout<T>(p: Promise<T>, ms: number, what: () => string, signal?: AbortSignal): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort = () => {};
   const t = new Promise<never>((_, rej) => {
-    timer = setTimeout(() => rej(new RpcError('RENDEZVOUS', what())), ms);
+    if (ms > 0) timer = setTimeout(() => rej(new RpcError('RENDEZVOUS', what())), ms);
+    onAbort = () => rej(new RpcError('SHUTDOWN', 'the rendezvous was cut short: the thread is being terminated'));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
-  return Promise.race([p, t]).finally(() => clearTimeout(timer));
+  return Promise.race([p, t]).finally(() => {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  });
 }
 
 /** What a worker asks the store: to take part in the initial rendezvous, or to join a running group. */
@@ -126,7 +133,12 @@ export class RendezvousStore {
   }
 
   /** The initial rendezvous of a group of `worldSize` (1 for a group that others join later). */
-  async rendezvous(self: WorkerRecord, worldSize: number, timeoutMs: number): Promise<WorkerRecord[]> {
+  async rendezvous(
+    self: WorkerRecord,
+    worldSize: number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<WorkerRecord[]> {
     const waiting: { id: Uint8Array; record: WorkerRecord }[] = [];
     const all = new Promise<void>((resolve, reject) => {
       this.initial = { worldSize, waiting, done: (e) => (e ? reject(e) : resolve()) };
@@ -138,6 +150,7 @@ export class RendezvousStore {
         all,
         timeoutMs,
         () => `rendezvous timed out after ${timeoutMs} ms: ${records().length} of ${worldSize} workers joined`,
+        signal,
       );
     } catch (e) {
       this.initial = null;
@@ -218,6 +231,7 @@ export async function requestRendezvous(
   record: WorkerRecord,
   join: boolean,
   timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<{ workers: WorkerRecord[]; rank: number }> {
   const address = storeAddress(initMethod);
   const dealer = new Dealer({ linger: 0, reconnectInterval: 50 });
@@ -228,6 +242,7 @@ export async function requestRendezvous(
       dealer.receive(),
       timeoutMs,
       () => `rendezvous timed out after ${timeoutMs} ms waiting for rank 0 at ${address}`,
+      signal,
     );
     const reply = decode(frame!) as Reply;
     if ('error' in reply) throw new RpcError('RENDEZVOUS', reply.error);
