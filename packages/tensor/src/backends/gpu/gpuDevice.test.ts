@@ -4,6 +4,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { KernelNames, hasKernel, memory, randn, tensor, zeros } from '../../index.js';
 import { gpuCompilations, gpuInfo } from './gpuRuntime.js';
+import { valueOf } from './gpuTensor.js';
 
 describe('the gpu device (gpu.js)', () => {
   it('reports the gpu.js mode it runs in', () => {
@@ -166,5 +167,7 @@ describe('gpu memory and compilation', () => {
     t.dispose();
     expect(memory().gpuBytes).toBe(before);
     expect(() => t.cpu()).toThrow('Tensor storage was disposed');
+    // the kernels' own access to a released storage is the same coded error, not a TypeError
+    expect(() => valueOf(t)).toThrow(expect.objectContaining({ code: 'DISPOSED' }));
   });
 });
