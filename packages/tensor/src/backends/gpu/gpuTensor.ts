@@ -23,7 +23,8 @@ export interface GpuBox {
 export function valueOf(t: Tensor): GpuValue {
   // a released storage drops its handle (Storage.release): disposed, whichever of the two it shows
   const box = t.storage.handle as GpuBox | null;
-  if (box === null || box.value === null) throw new TensorError('DISPOSED', 'Tensor storage was disposed; it cannot be used any more');
+  if (box === null || box.value === null)
+    throw new TensorError('DISPOSED', 'Tensor storage was disposed; it cannot be used any more');
   return box.value;
 }
 
