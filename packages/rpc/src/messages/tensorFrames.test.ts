@@ -101,6 +101,13 @@ describe('tensor frames (Note [Tensor frames])', () => {
     expect(sameValues(back, row)).toBe(true);
   });
 
+  it('a small view of a storage in the shared wasm memory (Note [Storages in wasm memory]) travels inline', () => {
+    const big = arange(0, 65536, 1, { dtype: 'float32' }).mul(2);
+    const { frames, back } = roundTrip(big.narrow(0, 10, 4));
+    expect(frames).toHaveLength(1);
+    expect(back.tolist()).toEqual([20, 22, 24, 26]);
+  });
+
   it('requiresGrad survives; tensors shared in a payload arrive as one frame each', () => {
     const w = tensor([0.5], { requiresGrad: true });
     const { back } = roundTrip({ w, again: [w] });
