@@ -97,6 +97,11 @@ export { conv1d, conv2d, im2col, col2im } from './ops/conv.js';
 export type { ConvOptions, Pair, WindowOptions } from './ops/conv.js';
 export { maxPool2d, maxPool2dWithIndices, avgPool2d, adaptiveAvgPool2d } from './ops/pooling.js';
 export type { PoolOptions, MaxPoolOptions, AvgPoolOptions } from './ops/pooling.js';
+export { batchNorm, layerNorm } from './ops/normalization.js';
+export type { BatchNormOptions, LayerNormOptions } from './ops/normalization.js';
+export { dropout } from './ops/dropout.js';
+export { embedding } from './ops/embedding.js';
+export type { EmbeddingOptions } from './ops/embedding.js';
 export { add_, sub_, mul_, div_, clamp_, copy_, fill_, zero_ } from './ops/inplace.js';
 export {
   manualSeed,

@@ -2,12 +2,17 @@ import { describe, expect, it } from 'vitest';
 import {
   adaptiveAvgPool2d,
   avgPool2d,
+  batchNorm,
   conv1d,
   conv2d,
+  dropout,
+  embedding,
+  layerNorm,
   manualSeed,
   maxPool2d,
   maxPool2dWithIndices,
   randn,
+  tensor,
   type Tensor,
 } from '../index.js';
 
@@ -49,7 +54,7 @@ function gradsOf(dev: 'cpu' | 'gpu:0', inputs: Tensor[], f: (...xs: Tensor[]) =>
   });
 }
 
-describe('every conv and pooling option differentiates on the gpu device as on the cpu', () => {
+describe('every conv, pooling, normalization, dropout and embedding op differentiates on the gpu device as on the cpu', () => {
   manualSeed(6);
   it.each([
     [
@@ -84,6 +89,29 @@ describe('every conv and pooling option differentiates on the gpu device as on t
         avgPool2d(x, 3, { stride: 2, padding: 1, countIncludePad: false })
           .sum()
           .add(adaptiveAvgPool2d(x, [3, 2])),
+    ],
+    [
+      'batchNorm in training, with weight and bias',
+      [randn([4, 3, 2, 3]), randn([3]), randn([3])],
+      (x: Tensor, w: Tensor, b: Tensor) => batchNorm(x, w, b, null, null, { training: true }),
+    ],
+    [
+      'layerNorm with weight and bias',
+      [randn([2, 3, 4]), randn([4]), randn([4])],
+      (x: Tensor, w: Tensor, b: Tensor) => layerNorm(x, [4], { weight: w, bias: b }),
+    ],
+    [
+      'dropout (one seeded mask, drawn on the cpu)',
+      [randn([3, 7])],
+      (x: Tensor) => {
+        manualSeed(2);
+        return dropout(x, 0.3, true);
+      },
+    ],
+    [
+      'embedding with paddingIdx',
+      [randn([4, 3])],
+      (w: Tensor) => embedding(w, tensor(new Int32Array([3, 0, 3, 1])).to(w.device), { paddingIdx: 0 }),
     ],
   ] as [string, Tensor[], (...xs: Tensor[]) => Tensor][])('%s', (_name, inputs, f) => {
     const cpu = gradsOf('cpu', inputs, f);

@@ -3,15 +3,20 @@ import {
   KernelNames,
   adaptiveAvgPool2d,
   avgPool2d,
+  batchNorm,
   col2im,
   conv1d,
   conv2d,
+  dropout,
+  embedding,
   getGradient,
   gradcheck,
   im2col,
+  layerNorm,
   manualSeed,
   maxPool2d,
   randn,
+  tensor,
   type Tensor,
 } from '../index.js';
 
@@ -66,6 +71,39 @@ const cases: Case[] = [
   ['adaptiveAvgPool2d', (x) => adaptiveAvgPool2d(x, [3, 2]), () => [r([2, 2, 7, 5])]],
 ];
 
+/** The normalization, dropout and embedding composites (Note [Batch norm]). */
+const layerCases: Case[] = [
+  [
+    'batchNorm in training (through the batch statistics), with weight and bias',
+    (x, w, b) => batchNorm(x, w, b, null, null, { training: true }),
+    () => [r([4, 3, 2, 2]), r([3]), r([3])],
+  ],
+  [
+    'batchNorm in evaluation (the running stats)',
+    (x, w) =>
+      batchNorm(x, w, null, tensor([0.1, -0.2], { dtype: 'float64' }), tensor([1.5, 0.5], { dtype: 'float64' })),
+    () => [r([3, 2, 4]), r([2])],
+  ],
+  [
+    'layerNorm over the last two dims, with weight and bias',
+    (x, w, b) => layerNorm(x, [2, 3], { weight: w, bias: b }),
+    () => [r([2, 2, 3]), r([2, 3]), r([2, 3])],
+  ],
+  [
+    'dropout (one fixed mask)',
+    (x) => {
+      manualSeed(1);
+      return dropout(x, 0.4, true);
+    },
+    () => [r([8])],
+  ],
+  [
+    'embedding (repeated indices summed into the weight gradient)',
+    (w) => embedding(w, tensor(new Int32Array([0, 2, 2, 1])).reshape([2, 2])),
+    () => [r([3, 4])],
+  ],
+];
+
 describe('gradcheck (float64 finite differences) for convolution and pooling', () => {
   it.each(cases)('%s', (_name, fn, inputs) => {
     expect(gradcheck(fn, inputs(), { raiseException: true })).toBe(true);
@@ -73,5 +111,23 @@ describe('gradcheck (float64 finite differences) for convolution and pooling', (
 
   it('Im2Col and Col2Im have gradient rules', () => {
     expect([KernelNames.Im2Col, KernelNames.Col2Im].filter((k) => !getGradient(k))).toEqual([]);
+  });
+});
+
+describe('gradcheck (float64 finite differences) for batchNorm, layerNorm, dropout and embedding', () => {
+  it.each(layerCases)('%s', (_name, fn, inputs) => {
+    expect(gradcheck(fn, inputs(), { raiseException: true })).toBe(true);
+  });
+
+  it("embedding's paddingIdx row gets no gradient (PyTorch's embedding backward skips it)", () => {
+    const w = r([3, 2]);
+    embedding(w, tensor(new Int32Array([1, 2, 1])), { paddingIdx: 1 })
+      .sum()
+      .backward();
+    expect(w.grad!.tolist()).toEqual([
+      [0, 0],
+      [0, 0],
+      [1, 1],
+    ]);
   });
 });

@@ -174,6 +174,24 @@ export const CASES: Case[] = [
     ],
   ],
   [
+    'batchNorm (training: output and running stats; eval), layerNorm, seeded dropout, embedding',
+    (on) => {
+      const runningMean = on(B).clone();
+      const runningVar = on(P).select(0, 0).clone();
+      const train = ops.batchNorm(on(A), on(B), null, runningMean, runningVar, { training: true });
+      manualSeed(23);
+      return [
+        train,
+        runningMean,
+        runningVar,
+        ops.batchNorm(on(A).unsqueeze(2), null, on(B), on(B), on(P).select(0, 1)),
+        ops.layerNorm(on(A), [4], { weight: on(B), bias: on(B) }),
+        ops.dropout(on(A), 0.5, true),
+        ops.embedding(on(A), on(I)),
+      ];
+    },
+  ],
+  [
     'in-place writes into views',
     (on) => {
       const x = on(A).clone();
