@@ -18,8 +18,6 @@ export interface DemoConfig {
   lr: number;
   /** (ps) trainers send gradients, the server steps with each (async) or once per round of the group (batch); or forward on the server and dist-autograd (dist) */
   update: 'async' | 'batch' | 'dist';
-  /** (ps, async or batch) a trainer computes its next gradients while its last update is on the wire */
-  overlap: boolean;
   /** (worker) join a running group instead of the initial rendezvous, e.g. to replace a trainer that died */
   join: boolean;
   /** aggregate steps/s of the ps example with 1, 2 and 4 trainers */
@@ -67,14 +65,12 @@ options:
   --update U       (ps) async (default): trainers compute their gradients, the server steps with
                    each as it arrives; batch: one averaged step per round of the whole group;
                    dist: forward on the server, distributed backward, DistributedOptimizer.step
-  --overlap        (ps, async or batch) a trainer computes its next gradients while its update is
-                   on the wire (its gradients are one update staler)
   --out DIR        where the plot (and mnist's .safetensors) goes, relative to the folder pnpm
                    was started in, default ./out
   --train N        (mnist) training digits, default 9000
   --test N         (mnist) held-out digits, default 1000 (the package ships 10 000 in all)
   --bench          aggregate training steps/s of the ps example with 1, 2 and 4 trainer processes
-                   (1500 epochs each unless --epochs says otherwise)
+                   (400 epochs each unless --epochs says otherwise)
   --rank N         (worker) this worker's rank (a joining trainer: whose share of the data it takes)
   --join           (worker) join the running group at --master (the parameter server keeps training
                    with the survivors when a trainer dies, and accepts a replacement this way)
@@ -99,7 +95,6 @@ const OPTIONS = {
   'batch-size': { type: 'string' },
   lr: { type: 'string' },
   update: { type: 'string' },
-  overlap: { type: 'boolean' },
   example: { type: 'string' },
   join: { type: 'boolean' },
   bench: { type: 'boolean' },
@@ -171,14 +166,12 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
   if (update !== 'async' && update !== 'batch' && update !== 'dist')
     throw new UsageError(`--update must be async, batch or dist, got '${update}'`);
   if (v.update !== undefined && exampleName !== 'ps') throw new UsageError('--update is for the ps example');
-  if (v.overlap && (exampleName !== 'ps' || update === 'dist'))
-    throw new UsageError('--overlap is for the ps example with --update async or batch');
   const config: DemoConfig = {
     command,
     example: exampleName,
     workers,
     // See Note [Steady-state steps/s]: --bench trains long enough that start-up does not dominate
-    epochs: int('epochs', v.epochs, mnist ? 5 : v.bench ? 1500 : 40, 1),
+    epochs: int('epochs', v.epochs, mnist ? 5 : v.bench ? 400 : 40, 1),
     device,
     seed: int('seed', v.seed, 0, 0),
     master: v.master ?? null,
@@ -188,7 +181,6 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
     batchSize: int('batch-size', v['batch-size'], mnist ? 64 : 10, 1),
     lr,
     update,
-    overlap: v.overlap ?? false,
     join: v.join ?? false,
     bench: v.bench ?? false,
     trainSize: int('train', v.train, 9000, 1),
@@ -235,7 +227,7 @@ export function workerArgv(c: DemoConfig, rank: number, master: string): string[
     String(c.lr),
     '--out',
     c.out,
-    ...(c.example === 'ps' ? ['--update', c.update, ...(c.overlap ? ['--overlap'] : [])] : []),
+    ...(c.example === 'ps' ? ['--update', c.update] : []),
     ...(c.example === 'mnist' ? ['--train', String(c.trainSize), '--test', String(c.testSize)] : []),
   ];
 }

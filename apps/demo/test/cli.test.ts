@@ -34,11 +34,6 @@ describe('pnpm demo command line', () => {
     expect(workerArgv(config(['pipeline']), 1, 'tcp://127.0.0.1:1')).not.toContain('--update');
     expect(usageError(['--update', 'sync']).message).toBe("--update must be async, batch or dist, got 'sync'");
     expect(usageError(['mnist', '--update', 'batch']).message).toBe('--update is for the ps example');
-    expect(workerArgv(config(['--overlap']), 1, 'tcp://127.0.0.1:1')).toContain('--overlap');
-    expect(config([]).overlap).toBe(false);
-    expect(usageError(['--update', 'dist', '--overlap']).message).toBe(
-      '--overlap is for the ps example with --update async or batch',
-    );
   });
 
   it('a negative number after an option is its value: --epochs -3 gives the same message as --epochs=-3', () => {

@@ -30,11 +30,11 @@ describe('demo end to end (real processes, real ZeroMQ)', () => {
     expect(r.stdout).toContain('bytes sent per step');
   }, 240_000);
 
-  it.each([['--update batch'], ['--update dist'], ['--overlap'], ['--update batch --overlap']])(
-    '%s trains Iris above 90 %% held-out accuracy too',
-    async (flags) => {
+  it.each(['batch', 'dist'])(
+    '--update %s trains Iris above 90 %% held-out accuracy too',
+    async (update) => {
       const out = mkdtempSync(join(tmpdir(), 'wiregrad-demo-'));
-      const r = await runDemo([...flags.split(' '), '--epochs', '12', '--out', out, '--seed', '1']);
+      const r = await runDemo(['--update', update, '--epochs', '12', '--out', out, '--seed', '1']);
       expect(r.status, r.stderr).toBe(0);
       const accs = [...r.stdout.matchAll(/held-out accuracy: ([\d.]+)%/g)].map((m) => Number(m[1]));
       expect(accs).toHaveLength(2);

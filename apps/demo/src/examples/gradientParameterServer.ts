@@ -21,12 +21,6 @@ import { reportTrainerResult, trainEpochs } from './irisTrainer.js';
  *   PyTorch's Hogwild!/parameter-server examples). A trainer's gradients may be a few steps stale,
  *   which SGD tolerates; no update can invalidate another trainer's backward, which ran on its
  *   own copy. Trainers never wait for each other.
- * - --overlap (either mode): a trainer sends its gradients and computes the next ones on the
- *   parameters it has while the update is on the wire, waiting for the answer only before it
- *   sends again; its gradients are then one update staler. A step's round trip no longer
- *   idles the trainer: one trainer and the server then keep both cores of this machine busy
- *   (2222-2384 steps/s with one trainer, 1437-1464 without; load 2-5), so more trainers add
- *   nothing here: the figure to compare is steps/s, not the ratio.
  * - batch: PyTorch's batch-update parameter server (the "Batch RPC Processing Using Asynchronous
  *   Executions" tutorial): `ps.update` returns a Promise (async_execution) that the server holds
  *   until every trainer in the group has sent its gradients, then averages them, takes one step
@@ -108,8 +102,6 @@ export async function gradientTrainer(c: DemoConfig, rank: number, name: string)
   const data = loadIris(c.seed, c.workers - 1);
   const track = (ps: Tensor[]) => ps.map((p) => p.requiresGrad_());
   let params = track(await rpcSync<Tensor[]>('ps', 'ps.join', [name]));
-  // See Note [Trainers compute, the server updates]: with --overlap, the last update is on the wire while the next gradients are computed
-  let inFlight: Promise<Tensor[]> | null = null;
   const heldOut = () => noGrad(() => accuracy(irisForward(params, data.test.x), data.test.y));
   const totals = await trainEpochs(
     c,
@@ -119,15 +111,11 @@ export async function gradientTrainer(c: DemoConfig, rank: number, name: string)
       const logits = irisForward(params, b.x);
       const loss = crossEntropy(logits, b.y);
       const grads = grad(loss, params) as Tensor[];
-      if (inFlight) params = track(await inFlight);
-      inFlight = rpcSync<Tensor[]>('ps', 'ps.update', [name, grads]);
-      if (!c.overlap) params = track(await inFlight);
-      if (!c.overlap) inFlight = null;
+      params = track(await rpcSync<Tensor[]>('ps', 'ps.update', [name, grads]));
       return { loss: loss.item(), acc: accuracy(logits, b.y) };
     },
     heldOut,
   );
-  if (inFlight) params = track(await inFlight);
   await rpcSync('ps', 'ps.leave', [name]);
   await reportTrainerResult(rank, data, heldOut(), totals);
 }
