@@ -70,7 +70,7 @@ options:
   --train N        (mnist) training digits, default 9000
   --test N         (mnist) held-out digits, default 1000 (the package ships 10 000 in all)
   --bench          aggregate training steps/s of the ps example with 1, 2 and 4 trainer processes
-                   (400 epochs each unless --epochs says otherwise)
+                   (1500 epochs each unless --epochs says otherwise)
   --rank N         (worker) this worker's rank (a joining trainer: whose share of the data it takes)
   --join           (worker) join the running group at --master (the parameter server keeps training
                    with the survivors when a trainer dies, and accepts a replacement this way)
@@ -171,7 +171,7 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
     example: exampleName,
     workers,
     // See Note [Steady-state steps/s]: --bench trains long enough that start-up does not dominate
-    epochs: int('epochs', v.epochs, mnist ? 5 : v.bench ? 400 : 40, 1),
+    epochs: int('epochs', v.epochs, mnist ? 5 : v.bench ? 1500 : 40, 1),
     device,
     seed: int('seed', v.seed, 0, 0),
     master: v.master ?? null,
