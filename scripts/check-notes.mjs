@@ -7,10 +7,11 @@
 // Every other occurrence (`See Note [Name]`, `(Note [Name])`, a test name, a title wrapped
 // across two lines) is a reference.
 //
-// Fails (exit 1) on two definitions of one name and on references to a name defined nowhere.
+// Fails (exit 1) on two definitions of one name, on references to a name defined nowhere, and on
+// a Note that the index in docs/concepts.md does not list, or lists under another file.
 // Usage: node scripts/check-notes.mjs [--list] [repository folder] (from `pnpm lint`). Scans the
 // files git tracks or would track (not ignored), with the extensions below. --list prints every
-// Note with where it is defined (docs/concepts.md indexes them).
+// Note with where it is defined.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -112,6 +113,19 @@ for (const [name, where] of [...definitions].sort(([a], [b]) => a.localeCompare(
 }
 for (const [name, where] of [...references].sort(([a], [b]) => a.localeCompare(b))) {
   if (!definitions.has(name)) problems.push(`Note [${name}] is referenced but defined nowhere: ${where.join(', ')}`);
+}
+
+// the index in docs/concepts.md: one row per Note, `| Note [Name] | \`file\` |`, naming the file that defines it
+const INDEX = 'docs/concepts.md';
+const indexed = new Map();
+for (const m of readFileSync(join(ROOT, INDEX), 'utf8').matchAll(/^\| Note \[([^\]]+)\] \| `([^`]+)` \|/gm))
+  indexed.set(normalize(m[1]), m[2]);
+for (const [name, where] of [...definitions].sort(([a], [b]) => a.localeCompare(b))) {
+  if (where.some((w) => w.startsWith(`${INDEX}:`))) continue; // a Note of the index's own text
+  const file = indexed.get(name);
+  if (file === undefined) problems.push(`Note [${name}] (${where.join(', ')}) is missing from the index in ${INDEX}`);
+  else if (!where.some((w) => w.startsWith(`${file}:`)))
+    problems.push(`Note [${name}] is indexed in ${INDEX} under ${file}, but defined in ${where.join(', ')}`);
 }
 
 if (problems.length > 0) {
