@@ -1,4 +1,11 @@
-import { BroadcastChannel, Worker, isMainThread, threadId } from 'node:worker_threads';
+import {
+  BroadcastChannel,
+  type MessagePort,
+  Worker,
+  isMainThread,
+  receiveMessageOnPort,
+  threadId,
+} from 'node:worker_threads';
 
 const CHANNEL = 'wiregrad.rpc.threadTeardown';
 /** How long terminate() waits for the thread's RPC agent to close its sockets. */
@@ -18,19 +25,30 @@ type Signal = { up: number } | { down: number } | { terminating: number } | { ex
  * waits for it, at most 3 s, before terminating it; a graceful shutdown() the thread is
  * waiting in (its barrier may wait for the very thread that exits) is cut short, so its sockets
  * close all the same (closeNow in api.ts), and so is an initRpc still in its rendezvous (its
- * agent and the rendezvous sockets are open from the start: the agent counts as up from then). process.exit() terminates every thread
- * the same way, but no asynchronous work can run in its 'exit' event: there the exiting
- * thread asks the threads whose agents are up to shut down and blocks (Atomics.wait on a
- * SharedArrayBuffer they count into) until they have, at most 3 s; the threads run on
- * their own event loops meanwhile. A thread busy for longer in synchronous code cannot answer.
+ * agent and the rendezvous sockets are open from the start: the agent counts as up from then).
+ * process.exit() terminates every thread the same way, but no asynchronous work can run in its
+ * 'exit' event: there the exiting thread asks the threads whose agents are up to shut down and
+ * blocks (Atomics.wait on a SharedArrayBuffer they count into) until they have, at most 3 s; the
+ * threads run on their own event loops meanwhile. A thread busy for longer in synchronous code
+ * cannot answer. Both first read the announcements already posted but not yet delivered
+ * (receiveMessageOnPort): a thread's "up" and a message it sent afterwards travel on different
+ * ports, so the second may arrive first.
  */
 const channel = new BroadcastChannel(CHANNEL);
 channel.unref();
 const agentsUp = new Set<number>();
 let shutDownHere: (() => Promise<void>) | null = null;
 
-channel.onmessage = (event) => {
-  const signal = (event as { data: Signal }).data;
+channel.onmessage = (event) => onSignal((event as { data: Signal }).data);
+
+/** Takes in the announcements posted to this thread but not yet delivered by its event loop. */
+function readPosted(): void {
+  // Node takes a BroadcastChannel here too (its docs: port <MessagePort> | <BroadcastChannel>); @types/node lists MessagePort only
+  const port = channel as unknown as MessagePort;
+  for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) onSignal(m.message as Signal);
+}
+
+function onSignal(signal: Signal): void {
   if ('up' in signal) agentsUp.add(signal.up);
   else if ('down' in signal) agentsUp.delete(signal.down);
   else if ('terminating' in signal) {
@@ -43,7 +61,7 @@ channel.onmessage = (event) => {
       Atomics.notify(closed, 0);
     });
   }
-};
+}
 
 /** The agent of this thread is up (initRpc) or down (shutdown). `close` shuts it down without the barrier. */
 export function announceAgent(close: (() => Promise<void>) | null): void {
@@ -58,6 +76,7 @@ if (!proto[PATCHED]) {
   const terminate = proto.terminate;
   proto.terminate = async function (this: Worker): Promise<number> {
     const id = this.threadId;
+    readPosted();
     if (agentsUp.has(id)) {
       const reply = new BroadcastChannel(CHANNEL);
       try {
@@ -87,6 +106,7 @@ if (!proto[PATCHED]) {
 // only the main thread's exit ends the process; a worker thread's own process.exit() ends that thread alone
 if (isMainThread)
   process.on('exit', () => {
+    readPosted();
     const threads = [...agentsUp];
     if (threads.length === 0) return;
     const closed = new Int32Array(new SharedArrayBuffer(4));

@@ -54,6 +54,8 @@ describe('a process hosting an RPC worker in a worker_threads thread survives ev
     ['waits in the graceful shutdown barrier for the main thread', ['barrier']],
     ["waits in initRpc's rendezvous for a rank 0 that never comes", ['rendezvous']],
     ["waits in initRpc's rendezvous and is terminated first", ['rendezvous', 'terminate']],
+    ['runs an agent, exiting the moment it hears from the thread', ['now']],
+    ["waits in initRpc's rendezvous, exiting the moment it hears from the thread", ['rendezvous', 'now']],
   ])(
     'process.exit() while a thread %s: 5 processes, exit code 0, no signal',
     async (_, args) => {
