@@ -15,11 +15,11 @@ import { RendezvousStore, requestRendezvous, storeAddress, type WorkerRecord } f
 import { emitJoin, emitLeave } from './membership.js';
 import { announceAgent } from './threadTeardown.js';
 import { newGid } from './rref/globallyUniqueId.js';
-import { resetRRefContext, rrefContext } from './rref/rrefContext.js';
+import { rrefContext } from './rref/rrefContext.js';
 import { RRef, setRRefProxyFactory } from './rref/rref.js';
 import { methodProxy } from './rref/proxy.js';
-import { type RpcState, maybeRpcState, rpcState, setRpcState, timeoutMs } from './state.js';
-import { leaveGroup, resetBarrier, shutdownBarrier } from './shutdown.js';
+import { maybeRpcState, rpcState, setRpcState, timeoutMs } from './state.js';
+import { closeNow, resetBarrier } from './shutdown.js';
 
 export interface BackendOptions {
   initMethod?: string;
@@ -332,67 +332,6 @@ export function setRpcTimeout(seconds: number): void {
   if (typeof seconds !== 'number' || !(seconds >= 0))
     throw new RpcError('INVALID_ARGUMENT', `timeout must be a non-negative number of seconds, got ${String(seconds)}`);
   s.defaultTimeoutMs = seconds * 1000;
-}
-
-export interface ShutdownOptions {
-  graceful?: boolean;
-  /** seconds the barrier may take before sockets are closed anyway; 0 = no limit (default 60) */
-  timeout?: number;
-}
-
-/**
- * Leaves the group. Graceful (default): this worker's outstanding calls settle, then, in a
- * group of fixed worldSize, an all-worker barrier among the live members (Note [Shutdown
- * barrier]); a worker that joined a running group just tells every member it leaves. Then
- * every socket closes. Afterwards every call rejects with "RPC has not been initialized".
- */
-export function shutdown(opts: ShutdownOptions = {}): Promise<void> {
-  const s = maybeRpcState();
-  if (!s) return Promise.resolve();
-  if (s.shuttingDown) return Promise.reject(new RpcError('SHUTDOWN', 'shutdown() is already in progress'));
-  s.shuttingDown = true;
-  return (inProgress = leave(s, opts));
-}
-
-/** The shutdown under way, and how to cut its barrier short (closeNow). */
-let inProgress: Promise<void> | null = null;
-let cutShort: ((e: Error) => void) | null = null;
-
-async function leave(s: RpcState, opts: ShutdownOptions): Promise<void> {
-  const timeout = opts.timeout === 0 ? Infinity : (opts.timeout ?? 60) * 1000;
-  let error: unknown = null;
-  try {
-    if (opts.graceful !== false) {
-      rpcAutogradHooks().beforeShutdown?.();
-      const cut = new Promise<never>((_, reject) => (cutShort = reject));
-      await Promise.race([cut, s.dynamic && s.self.id !== 0 ? leaveGroup(s, timeout) : shutdownBarrier(s, timeout)]);
-    }
-  } catch (e) {
-    error = e;
-  } finally {
-    cutShort = null;
-    s.store?.close();
-    await s.agent.close();
-    rpcAutogradHooks().onShutdown?.();
-    resetRRefContext();
-    setRpcState(null);
-    inProgress = null;
-    announceAgent(null);
-  }
-  if (error) throw error;
-}
-
-/**
- * Closes this thread's agent now, for a thread that is being terminated (Note [Terminating a
- * thread that runs RPC]): not gracefully, and when a graceful shutdown is already waiting in
- * its barrier (a worker thread's usual last statement), that barrier is cut short, so the
- * sockets are closed before the thread goes, whatever it was doing.
- */
-async function closeNow(): Promise<void> {
-  if (!maybeRpcState()) return;
-  if (!inProgress) return shutdown({ graceful: false });
-  cutShort?.(new RpcError('SHUTDOWN', 'the graceful shutdown was cut short: the thread is being terminated'));
-  await inProgress.catch(() => {});
 }
 
 /** Bytes and messages this worker's agent has sent and received since initRpc. */

@@ -8,7 +8,6 @@ export {
   rpcSync,
   rpcAsync,
   remote,
-  shutdown,
   getWorkerInfo,
   getWorkerInfos,
   getRpcTimeout,
@@ -18,7 +17,9 @@ export {
   curveKeyPair,
   register,
 } from './api.js';
-export type { BackendOptions, InitOptions, CallOptions, ShutdownOptions } from './api.js';
+export type { BackendOptions, InitOptions, CallOptions } from './api.js';
+export { shutdown } from './shutdown.js';
+export type { ShutdownOptions } from './shutdown.js';
 export { Future, waitAll } from './future.js';
 export { onWorkerJoin, onWorkerLeave } from './membership.js';
 export type { LeaveReason } from './membership.js';

@@ -1,8 +1,11 @@
 import type { OutgoingMessage } from './messages/message.js';
 import { RpcError } from './errors.js';
+import { rpcAutogradHooks } from './hooks.js';
 import { MessageType } from './messages/messageType.js';
 import { register } from './registry.js';
-import type { RpcState } from './state.js';
+import { resetRRefContext } from './rref/rrefContext.js';
+import { type RpcState, maybeRpcState, setRpcState } from './state.js';
+import { announceAgent } from './threadTeardown.js';
 
 /** names of the workers that announced their shutdown to this worker */
 let intents = new Set<string>();
@@ -78,4 +81,65 @@ export async function leaveGroup(s: RpcState, timeoutMs: number): Promise<void> 
 /** A new barrier for a new group (called by initRpc). */
 export function resetBarrier(): void {
   intents = new Set();
+}
+
+export interface ShutdownOptions {
+  graceful?: boolean;
+  /** seconds the barrier may take before sockets are closed anyway; 0 = no limit (default 60) */
+  timeout?: number;
+}
+
+/**
+ * Leaves the group. Graceful (default): this worker's outstanding calls settle, then, in a
+ * group of fixed worldSize, an all-worker barrier among the live members (Note [Shutdown
+ * barrier]); a worker that joined a running group just tells every member it leaves. Then
+ * every socket closes. Afterwards every call rejects with "RPC has not been initialized".
+ */
+export function shutdown(opts: ShutdownOptions = {}): Promise<void> {
+  const s = maybeRpcState();
+  if (!s) return Promise.resolve();
+  if (s.shuttingDown) return Promise.reject(new RpcError('SHUTDOWN', 'shutdown() is already in progress'));
+  s.shuttingDown = true;
+  return (inProgress = leave(s, opts));
+}
+
+/** The shutdown under way, and how to cut its barrier short (closeNow). */
+let inProgress: Promise<void> | null = null;
+let cutShort: ((e: Error) => void) | null = null;
+
+async function leave(s: RpcState, opts: ShutdownOptions): Promise<void> {
+  const timeout = opts.timeout === 0 ? Infinity : (opts.timeout ?? 60) * 1000;
+  let error: unknown = null;
+  try {
+    if (opts.graceful !== false) {
+      rpcAutogradHooks().beforeShutdown?.();
+      const cut = new Promise<never>((_, reject) => (cutShort = reject));
+      await Promise.race([cut, s.dynamic && s.self.id !== 0 ? leaveGroup(s, timeout) : shutdownBarrier(s, timeout)]);
+    }
+  } catch (e) {
+    error = e;
+  } finally {
+    cutShort = null;
+    s.store?.close();
+    await s.agent.close();
+    rpcAutogradHooks().onShutdown?.();
+    resetRRefContext();
+    setRpcState(null);
+    inProgress = null;
+    announceAgent(null);
+  }
+  if (error) throw error;
+}
+
+/**
+ * Closes this thread's agent now, for a thread that is being terminated (Note [Terminating a
+ * thread that runs RPC]): not gracefully, and when a graceful shutdown is already waiting in
+ * its barrier (a worker thread's usual last statement), that barrier is cut short, so the
+ * sockets are closed before the thread goes, whatever it was doing.
+ */
+export async function closeNow(): Promise<void> {
+  if (!maybeRpcState()) return;
+  if (!inProgress) return shutdown({ graceful: false });
+  cutShort?.(new RpcError('SHUTDOWN', 'the graceful shutdown was cut short: the thread is being terminated'));
+  await inProgress.catch(() => {});
 }

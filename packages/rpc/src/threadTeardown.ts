@@ -24,7 +24,7 @@ type Signal = { up: number } | { down: number } | { terminating: number } | { ex
  * whose agent is up to shut it down (not gracefully: terminating is not leaving politely) and
  * waits for it, at most 3 s, before terminating it; a graceful shutdown() the thread is
  * waiting in (its barrier may wait for the very thread that exits) is cut short, so its sockets
- * close all the same (closeNow in api.ts), and so is an initRpc still in its rendezvous (its
+ * close all the same (closeNow in shutdown.ts), and so is an initRpc still in its rendezvous (its
  * agent and the rendezvous sockets are open from the start: the agent counts as up from then).
  * process.exit() terminates every thread the same way, but no asynchronous work can run in its
  * 'exit' event: there the exiting thread asks the threads whose agents are up to shut down and

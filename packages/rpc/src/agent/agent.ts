@@ -1,4 +1,5 @@
-import { Context, Dealer, Router, context as threadContext, type Reply } from 'zeromq';
+import { Context, type Router, context as threadContext, type Reply } from 'zeromq';
+import { LINGER_MS, openDealer, openRouter } from './sockets.js';
 import { startZap } from './zap.js';
 import { RpcError } from '../errors.js';
 import { splitBatch } from '../messages/batch.js';
@@ -15,9 +16,6 @@ import { SendQueue } from './sendQueue.js';
 import { TrafficStats } from './trafficStats.js';
 import type { AgentOptions, Handler, Handlers } from './options.js';
 import type { WorkerInfo } from './workerInfo.js';
-
-/** How long closing sockets may still deliver what was queued (ZMQ_LINGER), in ms. */
-const LINGER_MS = 1000;
 
 export type { AgentOptions, CurveKeys, Handler, Handlers } from './options.js';
 export type { PeerSpec } from './peer.js';
@@ -72,22 +70,7 @@ export class Agent {
   constructor(private readonly opts: AgentOptions) {
     this.context = opts.curve ? new Context() : threadContext;
     if (opts.curve) this.zap = startZap(this.context, () => this.allowedKeys);
-    this.router = new Router({
-      context: this.context,
-      linger: LINGER_MS,
-      maxMessageSize: opts.maxMessageBytes,
-      mandatory: false,
-      // a worker that rejoins under its name (or reconnects) takes its identity over
-      handover: true,
-      ...(opts.curve
-        ? {
-            curveServer: true,
-            curvePublicKey: opts.curve.publicKey,
-            curveSecretKey: opts.curve.secretKey,
-            zapDomain: 'wiregrad',
-          }
-        : {}),
-    });
+    this.router = openRouter(this.context, opts);
     this.routerQueue = new SendQueue(this.router, opts.batchMessages);
     this.limiter = new Limiter(opts.numWorkerThreads);
     this.liveness = new Liveness(opts.heartbeatMs, opts.deadAfterHeartbeats, {
@@ -132,24 +115,7 @@ export class Agent {
       throw new RpcError('INVALID_ARGUMENT', `RPC worker name ${p.info.name} is not unique`);
     if (p.publicKey) this.allowedKeys.add(p.publicKey);
     this.peerAddresses.set(p.info.id, p.address);
-    const dealer = new Dealer({
-      context: this.context,
-      routingId: this.self.name,
-      linger: LINGER_MS,
-      maxMessageSize: this.opts.maxMessageBytes,
-      heartbeatInterval: this.opts.heartbeatMs,
-      heartbeatTimeout: this.opts.heartbeatMs * 3,
-      heartbeatTimeToLive: this.opts.heartbeatMs * 3,
-      reconnectInterval: 100,
-      ...(this.opts.curve && p.publicKey
-        ? {
-            curvePublicKey: this.opts.curve.publicKey,
-            curveSecretKey: this.opts.curve.secretKey,
-            curveServerKey: p.publicKey,
-          }
-        : {}),
-    });
-    dealer.connect(p.address);
+    const dealer = openDealer(this.context, this.opts, this.self.name, p);
     const peer: Peer = { ...p, dealer, queue: new SendQueue(dealer, this.opts.batchMessages) };
     this.peers.set(p.info.name, peer);
     this.byName.set(p.info.name, p.info);
