@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { ExtData, encode } from '@msgpack/msgpack';
 import { Tensor, tensor } from '@wiregrad/tensor';
 import { RpcError } from '../errors.js';
-import { decodeMessage, encodeMessage } from './message.js';
+import { HEADER_BYTES, decodeMessage, encodeMessage, writeHeader } from './message.js';
 import { MessageType } from './messageType.js';
 
 const ctx = { deviceMap: {}, peer: 0 };
@@ -69,6 +70,23 @@ describe('payload serialization (MessagePack + extensions)', () => {
     expect(back.args).toStrictEqual([undefined, null, -0, 0]);
     expect(Object.is(back.args[2], -0)).toBe(true);
     expect('missing' in back).toBe(true);
+  });
+
+  it('bigints travel as int64 where they fit and as digits beyond (Note [One codec for every extension])', () => {
+    const values = [0n, -1n, 2n ** 63n - 1n, -(2n ** 63n), 2n ** 63n, -(2n ** 63n) - 1n, 10n ** 100n, -(10n ** 40n)];
+    expect(roundTrip(values)).toEqual(values);
+    const bytesOf = (v: bigint) => encodeMessage({ type: MessageType.UNKNOWN, id: 1, payload: v }, ctx)[0]!.byteLength;
+    expect(bytesOf(2n ** 62n)).toBe(bytesOf(1n));
+  });
+
+  it('dates keep their instant (msgpack timestamps), and an unknown extension type is PROTOCOL', () => {
+    const d = new Date(Date.UTC(2026, 10, 24, 23, 5, 7, 123));
+    expect((roundTrip({ d }) as { d: Date }).d.getTime()).toBe(d.getTime());
+    const payload = encode(new ExtData(99, new Uint8Array([1])));
+    const head = new Uint8Array(HEADER_BYTES + payload.byteLength);
+    writeHeader(head, MessageType.UNKNOWN, 1);
+    head.set(payload, HEADER_BYTES);
+    expect(() => decodeMessage([head], ctx)).toThrow(expect.objectContaining({ code: 'PROTOCOL' }));
   });
 
   it('typed arrays arrive as the same kind in aligned buffers of their own', () => {

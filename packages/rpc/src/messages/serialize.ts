@@ -1,7 +1,15 @@
-import { Decoder, Encoder, ExtData, ExtensionCodec } from '@msgpack/msgpack';
+import {
+  Decoder,
+  EXT_TIMESTAMP,
+  Encoder,
+  ExtData,
+  type ExtensionCodecType,
+  decodeTimestampExtension,
+  encodeTimestampExtension,
+} from '@msgpack/msgpack';
 import { Tensor } from '@wiregrad/tensor';
 import { RpcError } from '../errors.js';
-import { type WireTensor, tensorFrame, tensorFromFrame } from './tensorFrames.js';
+import { readTensorRecord, tensorFrame, tensorFromFrame, writeTensorRecord } from './tensorFrames.js';
 
 /** What encoding collects (tensors become out-of-band frames) and decoding reads back. */
 export interface CodecContext {
@@ -27,8 +35,6 @@ const EXT_ERROR = 5;
 const EXT_UNDEFINED = 6;
 /** first type free for other modules (RRefs use it) */
 export const EXT_USER_BASE = 16;
-
-const codec = new ExtensionCodec<CodecContext>();
 
 type TypedCtor = new (b: ArrayBuffer) => ArrayBufferView;
 const TYPED: Readonly<Record<string, TypedCtor>> = {
@@ -118,7 +124,7 @@ function unpack(b: Uint8Array, ctx: CodecContext): unknown {
 }
 
 /** A tensor becomes a record and a frame (Note [Tensor frames]), landing where the device map says. */
-function encodeTensor(t: Tensor, ctx: CodecContext): WireTensor {
+function encodeTensor(t: Tensor, ctx: CodecContext): Uint8Array {
   const src = t.device.toString();
   const target = ctx.deviceMap[src] ?? (t.device.type === 'cpu' ? 'cpu' : null);
   if (target === null) {
@@ -127,11 +133,11 @@ function encodeTensor(t: Tensor, ctx: CodecContext): WireTensor {
       `tensor on ${src} cannot be sent without a device map entry for it (set backendOptions.deviceMaps[<worker>]['${src}'])`,
     );
   }
-  return tensorFrame(t, target, ctx.tensors);
+  return writeTensorRecord(tensorFrame(t, target, ctx.tensors));
 }
 
-function decodeTensor(data: unknown, ctx: CodecContext): Tensor {
-  const { tensor, framed } = tensorFromFrame(data, ctx.frames);
+function decodeTensor(data: Uint8Array, ctx: CodecContext): Tensor {
+  const { tensor, framed } = tensorFromFrame(readTensorRecord(data), ctx.frames);
   // ctx.tensors: the tensors that came in frames (decodeMessage checks every frame has one)
   if (framed) ctx.tensors.push(tensor);
   return tensor;
@@ -160,58 +166,94 @@ function decodeError(data: unknown): Error {
   return e;
 }
 
-function register<T>(type: number, hook: ExtensionHook<T>): void {
-  codec.register({
-    type,
-    encode: (v, ctx) => (hook.test(v) ? pack(hook.encode(v, ctx), ctx) : null),
-    decode: (bytes, _type, ctx) => hook.decode(unpack(bytes, ctx), ctx),
-  });
+/** A bigint as int64 (little-endian) when it fits, else its decimal digits (always more than 8). */
+function bigintBytes(v: bigint): Uint8Array {
+  if (BigInt.asIntN(64, v) !== v) return new TextEncoder().encode(v.toString());
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigInt64(0, v, true);
+  return out;
 }
 
-register<Tensor>(EXT_TENSOR, {
-  test: (v): v is Tensor => v instanceof Tensor,
-  encode: encodeTensor,
-  decode: decodeTensor,
-});
-register<bigint>(EXT_BIGINT, {
-  test: (v): v is bigint => typeof v === 'bigint',
-  encode: (v) => v.toString(),
-  decode: (d) => {
-    if (typeof d !== 'string' || !/^-?\d+$/.test(d))
-      throw new RpcError('PROTOCOL', `bad bigint in message: ${String(d)}`);
-    return BigInt(d);
+function decodeBigint(data: Uint8Array): bigint {
+  if (data.byteLength === 8) return new DataView(data.buffer, data.byteOffset, 8).getBigInt64(0, true);
+  const digits = new TextDecoder().decode(data);
+  if (!/^-?\d+$/.test(digits)) throw new RpcError('PROTOCOL', `bad bigint in message: ${digits}`);
+  return BigInt(digits);
+}
+
+function decodeMap(d: unknown): Map<unknown, unknown> {
+  if (!Array.isArray(d) || !d.every((e) => Array.isArray(e) && e.length === 2))
+    throw new RpcError('PROTOCOL', 'bad Map in message');
+  return new Map(d as [unknown, unknown][]);
+}
+
+/** Extensions of other modules (RRefs), tried in the order registered. */
+const userHooks = new Map<number, ExtensionHook<unknown>>();
+
+/** An extension whose value travels as a nested MessagePack value. */
+const nested = (type: number, v: unknown, ctx: CodecContext) => new ExtData(type, pack(v, ctx));
+
+/**
+ * Note [One codec for every extension]
+ * msgpack's ExtensionCodec asks every registered extension, in turn, about every object it
+ * meets, and the payload objects of a message (the envelope, the autograd metadata, argument
+ * lists) are not extensions at all. This codec instead decides by type at once: bigints and
+ * tensors have byte layouts of their own (int64 or digits; Note [Tensor records]); plain
+ * objects and arrays (prototype Object.prototype or Array.prototype) are never extensions
+ * and go straight back to msgpack; other objects are checked as Date (msgpack's timestamp),
+ * Tensor, Map, typed array, Error, and then the hooks of registerExtension, in that order.
+ * A hook is therefore only asked about objects of some class, which is what it is for.
+ */
+const codec: ExtensionCodecType<CodecContext> = {
+  tryToEncode(v: unknown, ctx: CodecContext): ExtData | null {
+    if (typeof v === 'bigint') return new ExtData(EXT_BIGINT, bigintBytes(v));
+    if (typeof v !== 'object' || v === null) return null;
+    const proto: unknown = Object.getPrototypeOf(v);
+    if (proto === Object.prototype || proto === Array.prototype) return null;
+    if (v instanceof Date) return new ExtData(EXT_TIMESTAMP, encodeTimestampExtension(v)!);
+    if (v instanceof Tensor) return new ExtData(EXT_TENSOR, encodeTensor(v, ctx));
+    if (v instanceof Map) return nested(EXT_MAP, [...v.entries()], ctx);
+    if (ArrayBuffer.isView(v) && Object.hasOwn(TYPED, v.constructor.name))
+      return nested(
+        EXT_TYPED,
+        { kind: v.constructor.name, bytes: new Uint8Array(v.buffer, v.byteOffset, v.byteLength) },
+        ctx,
+      );
+    if (v instanceof Error) {
+      const code = (v as { code?: unknown }).code ?? null;
+      return nested(EXT_ERROR, { name: v.name, message: v.message, stack: v.stack ?? '', code }, ctx);
+    }
+    for (const [type, hook] of userHooks) if (hook.test(v)) return nested(type, hook.encode(v, ctx), ctx);
+    return null;
   },
-});
-register<Map<unknown, unknown>>(EXT_MAP, {
-  test: (v): v is Map<unknown, unknown> => v instanceof Map,
-  encode: (v) => [...v.entries()],
-  decode: (d) => {
-    if (!Array.isArray(d) || !d.every((e) => Array.isArray(e) && e.length === 2))
-      throw new RpcError('PROTOCOL', 'bad Map in message');
-    return new Map(d as [unknown, unknown][]);
+  decode(data: Uint8Array, type: number, ctx: CodecContext): unknown {
+    switch (type) {
+      case EXT_TENSOR:
+        return decodeTensor(data, ctx);
+      case EXT_BIGINT:
+        return decodeBigint(data);
+      case EXT_UNDEFINED:
+        return undefined;
+      case EXT_TIMESTAMP:
+        return decodeTimestampExtension(data);
+      case EXT_MAP:
+        return decodeMap(unpack(data, ctx));
+      case EXT_TYPED:
+        return decodeTyped(unpack(data, ctx));
+      case EXT_ERROR:
+        return decodeError(unpack(data, ctx));
+    }
+    const hook = userHooks.get(type);
+    if (!hook) throw new RpcError('PROTOCOL', `unknown extension type ${type} in message`);
+    return hook.decode(unpack(data, ctx), ctx);
   },
-});
-register<ArrayBufferView>(EXT_TYPED, {
-  test: (v): v is ArrayBufferView => ArrayBuffer.isView(v) && Object.hasOwn(TYPED, v.constructor.name),
-  encode: (v) => ({ kind: v.constructor.name, bytes: new Uint8Array(v.buffer, v.byteOffset, v.byteLength) }),
-  decode: decodeTyped,
-});
-register<Error>(EXT_ERROR, {
-  test: (v): v is Error => v instanceof Error,
-  encode: (v) => ({
-    name: v.name,
-    message: v.message,
-    stack: v.stack ?? '',
-    code: (v as { code?: unknown }).code ?? null,
-  }),
-  decode: decodeError,
-});
-codec.register({ type: EXT_UNDEFINED, encode: () => null, decode: () => undefined });
+};
 
 /** Lets other modules (RRefs) travel inside payloads as their own extension type. */
 export function registerExtension<T>(type: number, hook: ExtensionHook<T>): void {
-  if (type < EXT_USER_BASE) throw new RpcError('INVALID_ARGUMENT', `extension type ${type} is reserved`);
-  register(type, hook);
+  if (type < EXT_USER_BASE || type > 127)
+    throw new RpcError('INVALID_ARGUMENT', `extension type ${type} is reserved (use ${EXT_USER_BASE} to 127)`);
+  userHooks.set(type, hook as ExtensionHook<unknown>);
 }
 
 /** The payload's MessagePack bytes, as a view valid until the next encode: copy it. */

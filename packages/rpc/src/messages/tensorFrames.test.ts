@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { type DType, type Tensor, arange, tensor, zeros } from '@wiregrad/tensor';
+import { ExtData, encode } from '@msgpack/msgpack';
+import { type DType, Tensor, arange, tensor, zeros } from '@wiregrad/tensor';
 import type { RpcError } from '../errors.js';
-import { decodeMessage, encodeMessage } from './message.js';
+import { HEADER_BYTES, decodeMessage, encodeMessage, writeHeader } from './message.js';
 import { MessageType } from './messageType.js';
+import { writeTensorRecord } from './tensorFrames.js';
 
 /** Equal shapes and elements. */
 const sameValues = (a: Tensor, b: Tensor) => JSON.stringify(a.tolist()) === JSON.stringify(b.tolist());
@@ -137,21 +139,58 @@ describe('tensor frames (Note [Tensor frames])', () => {
     );
   });
 
-  it('malformed tensor records are protocol errors, never crashes', () => {
-    const frames = encodeMessage({ type: MessageType.UNKNOWN, id: 1, payload: tensor([1, 2]) }, ctx);
-    const tamper = (from: string, to: string) => {
+  it('malformed tensor records are protocol errors, never crashes (Note [Tensor records])', () => {
+    const t = tensor([1, 2]);
+    const frames = encodeMessage({ type: MessageType.UNKNOWN, id: 1, payload: t }, ctx);
+    const record = writeTensorRecord({ dtype: 'float32', shape: [2], device: 'cpu', rg: false, b: new Uint8Array(8) });
+    const at = Buffer.from(frames[0]!).indexOf(Buffer.from(record.subarray(0, 8)));
+    expect(at).toBeGreaterThan(0);
+    const tamper = (edit: (head: Buffer, view: DataView) => void) => {
       const head = Buffer.from(frames[0]!);
-      const at = head.indexOf(from);
-      expect(at).toBeGreaterThan(0);
-      head.write(to, at);
+      edit(head, new DataView(head.buffer, head.byteOffset + at));
       try {
-        decodeMessage([head, ...frames.slice(1)], ctx);
+        decodeMessage([head], ctx);
       } catch (e) {
         return [(e as RpcError).code, (e as RpcError).message];
       }
       return null;
     };
-    expect(tamper('float32', 'float99')).toEqual(['PROTOCOL', 'bad tensor record in message: dtype float99']);
-    expect(tamper('cpu', 'xyz')).toEqual(['PROTOCOL', expect.stringContaining('bad tensor in message')]);
+    const recordError = (what: string) => ['PROTOCOL', `bad tensor record in message: ${what}`];
+    expect(tamper(() => {})).toBeNull();
+    expect(tamper((_, v) => v.setUint8(0, 99))).toEqual(recordError('dtype 99'));
+    expect(tamper((_, v) => v.setUint8(1, 64))).toEqual(recordError('flags 64'));
+    expect(tamper((_, v) => v.setUint8(2, 200))).toEqual(recordError('32 bytes for 200 dimensions'));
+    expect(tamper((_, v) => v.setFloat64(8, 1.5, true))).toEqual(recordError('shape [1.5]'));
+    expect(tamper((_, v) => v.setFloat64(8, -2, true))).toEqual(recordError('shape [-2]'));
+    expect(tamper((_, v) => v.setFloat64(8, 3, true))).toEqual([
+      'PROTOCOL',
+      'tensor bytes has 8 bytes, expected 12 for float32 [3]',
+    ]);
+    expect(tamper((h) => h.write('CP"', at + 16))).toEqual(recordError('device "CP\\""'));
+    expect(tamper((h) => h.write('xyz', at + 16))).toEqual([
+      'PROTOCOL',
+      expect.stringContaining('bad tensor in message'),
+    ]);
+    // a framed record pointing past the frames
+    const big = encodeMessage({ type: MessageType.UNKNOWN, id: 1, payload: zeros([8192]) }, ctx);
+    expect(() => decodeMessage([big[0]!], ctx)).toThrow('tensor frame 0 is missing (message has 0 tensor frames)');
+  });
+
+  it('property: any bytes as a tensor record decode to a tensor or fail as PROTOCOL', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), fc.boolean(), (bytes, sane) => {
+        if (sane && bytes.length > 3) [bytes[0], bytes[1], bytes[2]] = [bytes[0]! % 4, bytes[1]! % 8, bytes[2]! % 4];
+        const payload = encode(new ExtData(1, bytes));
+        const head = new Uint8Array(HEADER_BYTES + payload.byteLength);
+        writeHeader(head, MessageType.UNKNOWN, 1);
+        head.set(payload, HEADER_BYTES);
+        try {
+          expect(decodeMessage([head], ctx).payload).toBeInstanceOf(Tensor);
+        } catch (e) {
+          expect((e as RpcError).code).toBe('PROTOCOL');
+        }
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -103,30 +103,92 @@ export function frameBytes(t: Tensor): Uint8Array {
 
 const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 
-function checkRecord(data: unknown): WireTensor {
-  const r = data as Partial<WireTensor> | null;
-  const bad = (what: string) => new RpcError('PROTOCOL', `bad tensor record in message: ${what}`);
-  if (r === null || typeof r !== 'object') throw bad('not an object');
-  if (r.b === undefined ? !isCount(r.i) : !(r.b instanceof Uint8Array) || r.i !== undefined)
-    throw bad(r.b === undefined ? `frame index ${String(r.i)}` : 'inline bytes');
-  if (!DTYPES.includes(r.dtype as DType)) throw bad(`dtype ${String(r.dtype)}`);
-  if (!Array.isArray(r.shape) || !r.shape.every(isCount)) throw bad(`shape ${JSON.stringify(r.shape)}`);
-  if (
-    r.strides !== undefined &&
-    (!Array.isArray(r.strides) || r.strides.length !== r.shape.length || !r.strides.every(isCount))
-  ) {
-    throw bad(`strides ${JSON.stringify(r.strides)} for shape [${r.shape.join(', ')}]`);
+const RG = 1;
+const INLINE = 2;
+const STRIDED = 4;
+const FIXED_BYTES = 8;
+const DEVICE_NAME = /^[a-z]+(:\d+)?$/;
+
+/**
+ * Note [Tensor records]
+ * A WireTensor travels as the bytes of its extension (Note [One codec for every extension]),
+ * in a fixed little-endian layout rather than as a nested MessagePack map: a tensor is in
+ * almost every message, and a map of six keys cost a second encoder pass and a second copy
+ * of the inline bytes on each end.
+ *   byte 0 dtype (index in DTYPES) | byte 1 flags (1 requires grad, 2 inline, 4 strided) |
+ *   byte 2 ndim | byte 3 device name length | bytes 4-7 frame index (u32) |
+ *   ndim float64 sizes | ndim float64 strides (strided only) | the device name (ASCII) |
+ *   zero padding to a multiple of 8 | the inline bytes (inline only)
+ * The padding puts the elements at an 8-byte boundary of the extension's bytes, which the
+ * decoder copies into a buffer of their own (Note [Faithful payloads]), so a received inline
+ * tensor is a view of that copy: one copy on each end. readTensorRecord checks every field
+ * and the lengths; anything else is PROTOCOL.
+ */
+export function writeTensorRecord(r: WireTensor): Uint8Array {
+  const ndim = r.shape.length;
+  if (ndim > 255) throw new RpcError('INVALID_ARGUMENT', `a tensor of ${ndim} dimensions cannot be sent (at most 255)`);
+  if (!DEVICE_NAME.test(r.device)) throw new RpcError('DEVICE_MAP', `cannot send a tensor to device '${r.device}'`);
+  const dims = r.strides ? 2 * ndim : ndim;
+  const deviceAt = FIXED_BYTES + 8 * dims;
+  const dataAt = (deviceAt + r.device.length + 7) & ~7;
+  const out = new Uint8Array(dataAt + (r.b?.byteLength ?? 0));
+  const view = new DataView(out.buffer);
+  out[0] = DTYPES.indexOf(r.dtype);
+  out[1] = (r.rg ? RG : 0) | (r.b ? INLINE : 0) | (r.strides ? STRIDED : 0);
+  out[2] = ndim;
+  out[3] = r.device.length;
+  view.setUint32(4, r.i ?? 0, true);
+  for (let d = 0; d < ndim; d++) {
+    view.setFloat64(FIXED_BYTES + 8 * d, r.shape[d]!, true);
+    if (r.strides) view.setFloat64(FIXED_BYTES + 8 * (ndim + d), r.strides[d]!, true);
   }
-  if (typeof r.device !== 'string') throw bad(`device ${String(r.device)}`);
-  return r as WireTensor;
+  for (let k = 0; k < r.device.length; k++) out[deviceAt + k] = r.device.charCodeAt(k);
+  if (r.b) out.set(r.b, dataAt);
+  return out;
+}
+
+/** The WireTensor in `data` (Note [Tensor records]); PROTOCOL for anything malformed. */
+export function readTensorRecord(data: Uint8Array): WireTensor {
+  const bad = (what: string) => new RpcError('PROTOCOL', `bad tensor record in message: ${what}`);
+  if (data.byteLength < FIXED_BYTES) throw bad(`${data.byteLength} bytes`);
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const dtype = DTYPES[data[0]!];
+  if (dtype === undefined) throw bad(`dtype ${data[0]}`);
+  const flags = data[1]!;
+  if ((flags & ~(RG | INLINE | STRIDED)) !== 0) throw bad(`flags ${flags}`);
+  const ndim = data[2]!;
+  const dims = flags & STRIDED ? 2 * ndim : ndim;
+  const deviceAt = FIXED_BYTES + 8 * dims;
+  const dataAt = (deviceAt + data[3]! + 7) & ~7;
+  if (data.byteLength < dataAt || (!(flags & INLINE) && data.byteLength !== dataAt))
+    throw bad(`${data.byteLength} bytes for ${ndim} dimensions`);
+  const shape: number[] = [];
+  for (let d = 0; d < ndim; d++) shape.push(view.getFloat64(FIXED_BYTES + 8 * d, true));
+  if (!shape.every(isCount)) throw bad(`shape ${JSON.stringify(shape)}`);
+  let device = '';
+  for (let k = deviceAt; k < deviceAt + data[3]!; k++) device += String.fromCharCode(data[k]!);
+  if (!DEVICE_NAME.test(device)) throw bad(`device ${JSON.stringify(device)}`);
+  const record: WireTensor = { dtype, shape, device, rg: (flags & RG) !== 0 };
+  if (flags & STRIDED) {
+    const strides: number[] = [];
+    for (let d = 0; d < ndim; d++) strides.push(view.getFloat64(FIXED_BYTES + 8 * (ndim + d), true));
+    if (!strides.every(isCount)) throw bad(`strides ${JSON.stringify(strides)} for shape [${shape.join(', ')}]`);
+    record.strides = strides;
+  }
+  if (flags & INLINE) record.b = data.subarray(dataAt);
+  else record.i = view.getUint32(4, true);
+  return record;
 }
 
 /**
  * Rebuilds a tensor from its record and its bytes: inline (the decoder's own copy), or its
  * frame (copied only when misaligned); `framed` says which it used.
  */
-export function tensorFromFrame(data: unknown, frames: readonly Uint8Array[]): { tensor: Tensor; framed: boolean } {
-  const { i, b, dtype, shape, strides, device, rg } = checkRecord(data);
+export function tensorFromFrame(
+  record: WireTensor,
+  frames: readonly Uint8Array[],
+): { tensor: Tensor; framed: boolean } {
+  const { i, b, dtype, shape, strides, device, rg } = record;
   const frame = b ?? frames[i!];
   if (!frame)
     throw new RpcError('PROTOCOL', `tensor frame ${i} is missing (message has ${frames.length} tensor frames)`);

@@ -85,7 +85,7 @@ export class TcpProxy {
   private readonly server: Server;
   private readonly links = new Set<Link>();
   private refuseUntil = 0;
-  private dataWatchers: { minBytes: number; direction: Direction; fire: () => void }[] = [];
+  private dataWatchers: { minBytes: number; containing: Buffer | null; direction: Direction; fire: () => void }[] = [];
   readonly stats: TcpProxyStats = { accepted: 0, refused: 0, cut: 0, bytesUp: 0, bytesDown: 0 };
   port = 0;
   host = '127.0.0.1';
@@ -144,12 +144,12 @@ export class TcpProxy {
     client.on('data', (chunk) => {
       this.stats.bytesUp += chunk.length;
       link.up.push(chunk);
-      this.watch('up', chunk.length);
+      this.watch('up', chunk);
     });
     upstream.on('data', (chunk) => {
       this.stats.bytesDown += chunk.length;
       link.down.push(chunk);
-      this.watch('down', chunk.length);
+      this.watch('down', chunk);
     });
     client.on('end', () => link.up.push(null));
     upstream.on('end', () => link.down.push(null));
@@ -163,10 +163,12 @@ export class TcpProxy {
     upstream.on('close', closed);
   }
 
-  private watch(direction: 'up' | 'down', bytes: number): void {
+  private watch(direction: 'up' | 'down', chunk: Buffer): void {
     if (this.dataWatchers.length === 0) return;
     const fires = (w: (typeof this.dataWatchers)[number]) =>
-      bytes >= w.minBytes && (w.direction === 'both' || w.direction === direction);
+      chunk.length >= w.minBytes &&
+      (w.containing === null || chunk.includes(w.containing)) &&
+      (w.direction === 'both' || w.direction === direction);
     const firing = this.dataWatchers.filter(fires);
     this.dataWatchers = this.dataWatchers.filter((w) => !fires(w));
     for (const w of firing) w.fire();
@@ -200,12 +202,20 @@ export class TcpProxy {
   /**
    * Cuts every connection the moment a chunk of at least `minBytes` arrives in `direction`
    * ('up': from a client towards the target, 'down': back, default 'both'): that chunk is then in the proxy's hands and is lost with the cut, so a
-   * message is known to be in flight (with `latencyMs` > 0). Resolves with the number of connections cut.
+   * message is known to be in flight (with `latencyMs` > 0). With `containing`, only a chunk
+   * holding those bytes (say, the name of the function a call runs) counts. Resolves with the
+   * number of connections cut.
    */
-  cutOnNextData(opts: { minBytes: number; direction?: Direction; refuseMs?: number }): Promise<number> {
+  cutOnNextData(opts: {
+    minBytes: number;
+    containing?: string;
+    direction?: Direction;
+    refuseMs?: number;
+  }): Promise<number> {
     return new Promise((resolve) => {
       this.dataWatchers.push({
         minBytes: opts.minBytes,
+        containing: opts.containing === undefined ? null : Buffer.from(opts.containing),
         direction: opts.direction ?? 'both',
         fire: () => resolve(this.cut(opts)),
       });

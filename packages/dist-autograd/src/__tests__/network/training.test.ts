@@ -183,8 +183,8 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
       during: async (w, proxies) => {
         await w[1]!.waitFor((l) => l.event === 'step' && l.step === 3, 60_000);
         acceptedBefore = proxies[0]!.stats.accepted;
-        // the next forward request (x and its autograd metadata: the largest message towards the ps) is lost with the cut
-        const cut = proxies[0]!.cutOnNextData({ minBytes: 300, direction: 'up' });
+        // the next forward request (the call of net.forward, with x and its autograd metadata) is lost with the cut
+        const cut = proxies[0]!.cutOnNextData({ minBytes: 1, containing: 'net.forward', direction: 'up' });
         expect(await cut).toBe(2);
         cutAt = performance.now();
       },
