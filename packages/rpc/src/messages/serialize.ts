@@ -167,15 +167,21 @@ function decodeError(data: unknown): Error {
 }
 
 /** A bigint as int64 (little-endian) when it fits, else its decimal digits (always more than 8). */
+const int64 = new BigInt64Array(1);
+const int64Bytes = new Uint8Array(int64.buffer);
+
+/** (the int64 case returns a shared scratch array: the encoder copies an extension's bytes at once) */
 function bigintBytes(v: bigint): Uint8Array {
   if (BigInt.asIntN(64, v) !== v) return new TextEncoder().encode(v.toString());
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigInt64(0, v, true);
-  return out;
+  int64[0] = v;
+  return int64Bytes;
 }
 
 function decodeBigint(data: Uint8Array): bigint {
-  if (data.byteLength === 8) return new DataView(data.buffer, data.byteOffset, 8).getBigInt64(0, true);
+  if (data.byteLength === 8) {
+    int64Bytes.set(data);
+    return int64[0]!;
+  }
   const digits = new TextDecoder().decode(data);
   if (!/^-?\d+$/.test(digits)) throw new RpcError('PROTOCOL', `bad bigint in message: ${digits}`);
   return BigInt(digits);

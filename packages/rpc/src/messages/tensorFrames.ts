@@ -6,7 +6,7 @@ export interface WireTensor {
   i?: number;
   b?: Uint8Array;
   dtype: DType;
-  shape: number[];
+  shape: readonly number[];
   /** only for a strided (non-contiguous) view: its strides over the elements of the frame */
   strides?: number[];
   device: string;
@@ -127,7 +127,8 @@ const DEVICE_NAME = /^[a-z]+(:\d+)?$/;
 export function writeTensorRecord(r: WireTensor): Uint8Array {
   const ndim = r.shape.length;
   if (ndim > 255) throw new RpcError('INVALID_ARGUMENT', `a tensor of ${ndim} dimensions cannot be sent (at most 255)`);
-  if (!DEVICE_NAME.test(r.device)) throw new RpcError('DEVICE_MAP', `cannot send a tensor to device '${r.device}'`);
+  if (r.device !== 'cpu' && !DEVICE_NAME.test(r.device))
+    throw new RpcError('DEVICE_MAP', `cannot send a tensor to device '${r.device}'`);
   const dims = r.strides ? 2 * ndim : ndim;
   const deviceAt = FIXED_BYTES + 8 * dims;
   const dataAt = (deviceAt + r.device.length + 7) & ~7;
@@ -147,6 +148,25 @@ export function writeTensorRecord(r: WireTensor): Uint8Array {
   return out;
 }
 
+/**
+ * One frozen array per shape that arrives, for the last MAX_SHARED_SHAPES shapes: a tensor
+ * keeps a frozen shape array as it is, and autograd interns metadata per shape array (Note
+ * [Node memory]), so the tensors of every step of a training loop share one array instead of
+ * each bringing a new one to freeze and intern.
+ */
+const sharedShapes = new Map<string, readonly number[]>();
+const MAX_SHARED_SHAPES = 1024;
+
+function sharedShape(dims: number[]): readonly number[] {
+  const key = dims.join(',');
+  let shape = sharedShapes.get(key);
+  if (!shape) {
+    if (sharedShapes.size >= MAX_SHARED_SHAPES) sharedShapes.clear();
+    sharedShapes.set(key, (shape = Object.freeze(dims)));
+  }
+  return shape;
+}
+
 /** The WireTensor in `data` (Note [Tensor records]); PROTOCOL for anything malformed. */
 export function readTensorRecord(data: Uint8Array): WireTensor {
   const bad = (what: string) => new RpcError('PROTOCOL', `bad tensor record in message: ${what}`);
@@ -162,12 +182,16 @@ export function readTensorRecord(data: Uint8Array): WireTensor {
   const dataAt = (deviceAt + data[3]! + 7) & ~7;
   if (data.byteLength < dataAt || (!(flags & INLINE) && data.byteLength !== dataAt))
     throw bad(`${data.byteLength} bytes for ${ndim} dimensions`);
-  const shape: number[] = [];
-  for (let d = 0; d < ndim; d++) shape.push(view.getFloat64(FIXED_BYTES + 8 * d, true));
-  if (!shape.every(isCount)) throw bad(`shape ${JSON.stringify(shape)}`);
-  let device = '';
-  for (let k = deviceAt; k < deviceAt + data[3]!; k++) device += String.fromCharCode(data[k]!);
-  if (!DEVICE_NAME.test(device)) throw bad(`device ${JSON.stringify(device)}`);
+  const sizes: number[] = [];
+  for (let d = 0; d < ndim; d++) sizes.push(view.getFloat64(FIXED_BYTES + 8 * d, true));
+  if (!sizes.every(isCount)) throw bad(`shape ${JSON.stringify(sizes)}`);
+  const shape = sharedShape(sizes);
+  const cpu = data[3] === 3 && data[deviceAt] === 99 && data[deviceAt + 1] === 112 && data[deviceAt + 2] === 117;
+  let device = cpu ? 'cpu' : '';
+  if (!cpu) {
+    for (let k = deviceAt; k < deviceAt + data[3]!; k++) device += String.fromCharCode(data[k]!);
+    if (!DEVICE_NAME.test(device)) throw bad(`device ${JSON.stringify(device)}`);
+  }
   const record: WireTensor = { dtype, shape, device, rg: (flags & RG) !== 0 };
   if (flags & STRIDED) {
     const strides: number[] = [];
