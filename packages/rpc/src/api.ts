@@ -13,7 +13,7 @@ import { functionName, isBuiltin, register, type RegisteredFunction } from './re
 import { advertisedAddress } from './rendezvous/advertise.js';
 import { RendezvousStore, requestRendezvous, storeAddress, type WorkerRecord } from './rendezvous/store.js';
 import { emitJoin, emitLeave } from './membership.js';
-import { announceAgent } from './threadTeardown.js';
+import { announceAgent, untilTerminated } from './threadTeardown.js';
 import { newGid } from './rref/globallyUniqueId.js';
 import { rrefContext } from './rref/rrefContext.js';
 import { RRef, setRRefProxyFactory } from './rref/rref.js';
@@ -118,38 +118,50 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
   const maxMessageBytes = b.maxMessageBytes ?? 1 << 30;
   const timeout = rpcTimeout * 1000 || 60_000;
   let store: RendezvousStore | null = null;
-  const agent = new Agent({
-    self: new WorkerInfo(name, opts.rank ?? -1),
-    numWorkerThreads,
-    batchMessages: b.batchMessages ?? true,
-    maxMessageBytes,
-    heartbeatMs: b.heartbeatMs ?? 1000,
-    deadAfterHeartbeats: b.deadAfterHeartbeats ?? 3,
-    curve: b.curve ? { publicKey: b.curve.publicKey, secretKey: b.curve.secretKey } : null,
-    onProtocolError: b.onProtocolError ?? ((e) => console.warn(`[wiregrad rpc ${name}] ${e.message}`)),
-    onPeerGone: (info, reason) => {
-      store?.remove(info.name);
-      emitLeave(info, reason);
-    },
-    admit: (r, from) => {
-      if (r.name !== from) throw new RpcError('PROTOCOL', `JOIN_REQ from '${from}' names '${r.name}'`);
-      const info = new WorkerInfo(r.name, r.rank);
-      agent.addPeer(peerSpec(name, b, r, info));
-      emitJoin(info);
-    },
-  });
-  if (b.curve?.serverKeys) for (const key of Object.values(b.curve.serverKeys)) agent.allowedKeys.add(key);
-  installHandlers(agent);
-  agent.registerHandlers(rpcAutogradHooks().handlers ?? {});
-  // a thread terminated during the rendezvous closes its sockets too (Note [Terminating a thread that runs RPC])
+  const newAgent = () =>
+    new Agent({
+      self: new WorkerInfo(name, opts.rank ?? -1),
+      numWorkerThreads,
+      batchMessages: b.batchMessages ?? true,
+      maxMessageBytes,
+      heartbeatMs: b.heartbeatMs ?? 1000,
+      deadAfterHeartbeats: b.deadAfterHeartbeats ?? 3,
+      curve: b.curve ? { publicKey: b.curve.publicKey, secretKey: b.curve.secretKey } : null,
+      onProtocolError: b.onProtocolError ?? ((e) => console.warn(`[wiregrad rpc ${name}] ${e.message}`)),
+      onPeerGone: (info, reason) => {
+        store?.remove(info.name);
+        emitLeave(info, reason);
+      },
+      admit: (r, from) => {
+        if (r.name !== from) throw new RpcError('PROTOCOL', `JOIN_REQ from '${from}' names '${r.name}'`);
+        const info = new WorkerInfo(r.name, r.rank);
+        agent.addPeer(peerSpec(name, b, r, info));
+        emitJoin(info);
+      },
+    });
+  // before the first socket opens: a thread terminated (or a process exiting) from here on closes
+  // them, cutting the rendezvous short; one whose termination began opens none (Note [Terminating
+  // a thread that runs RPC])
   const cutShort = new AbortController();
   let settle = () => {};
   const settled = new Promise<void>((r) => (settle = r));
-  announceAgent(() => {
+  const starts = announceAgent(() => {
     cutShort.abort();
-    return settled;
+    return settled.then(closeNow); // an initRpc past its rendezvous resolves with its agent up
   });
+  if (!starts) return untilTerminated();
+  let agent: Agent;
   try {
+    agent = newAgent();
+  } catch (e) {
+    announceAgent(null);
+    settle();
+    throw e;
+  }
+  try {
+    if (b.curve?.serverKeys) for (const key of Object.values(b.curve.serverKeys)) agent.allowedKeys.add(key);
+    installHandlers(agent);
+    agent.registerHandlers(rpcAutogradHooks().handlers ?? {});
     const initMethod = b.initMethod ?? 'env://';
     const address = await advertisedAddress(
       await agent.bind(b.listenAddress ?? 'tcp://127.0.0.1:0'),

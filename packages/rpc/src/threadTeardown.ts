@@ -2,71 +2,142 @@ import {
   BroadcastChannel,
   type MessagePort,
   Worker,
+  getEnvironmentData,
   isMainThread,
   receiveMessageOnPort,
+  setEnvironmentData,
   threadId,
 } from 'node:worker_threads';
 
 const CHANNEL = 'wiregrad.rpc.threadTeardown';
-/** How long terminate() waits for the thread's RPC agent to close its sockets. */
+/** How long terminate() and process.exit() wait for a thread's RPC agent to close its sockets. */
 const CLOSE_WAIT_MS = 3000;
+/** Threads that can hold sockets at once (beyond them a thread opens its sockets unguarded). */
+const SLOTS = 1024;
+/** The table's layout: [EXITING] is 1 once the main thread runs its 'exit' event, then SLOTS open, SLOTS doomed. */
+const EXITING = 0;
+const OPEN = 1;
+const DOOMED = OPEN + SLOTS;
 
-type Signal = { up: number } | { down: number } | { terminating: number } | { exiting: number[]; closed: Int32Array };
+type Signal =
+  { terminating: number } | { exiting: number[] } | { table: Int32Array; owner: number } | { loaded: number };
 
 /**
  * Note [Terminating a thread that runs RPC]
  * zeromq.js aborts the whole process when a worker_threads thread is terminated while one of
  * its sockets still has a receive pending (Note [Teardown never aborts]), and an RPC agent
  * always has one until shutdown(); no JavaScript runs in a thread that is being terminated,
- * so the thread cannot close its sockets by itself. So every thread that loads
- * @wiregrad/rpc says on a BroadcastChannel when its agent is up and down, and
- * `Worker.prototype.terminate`, in each thread that loads @wiregrad/rpc, first asks a thread
- * whose agent is up to shut it down (not gracefully: terminating is not leaving politely) and
- * waits for it, at most 3 s, before terminating it; a graceful shutdown() the thread is
- * waiting in (its barrier may wait for the very thread that exits) is cut short, so its sockets
- * close all the same (closeNow in shutdown.ts), and so is an initRpc still in its rendezvous (its
- * agent and the rendezvous sockets are open from the start: the agent counts as up from then).
+ * so the thread cannot close its sockets by itself. So `Worker.prototype.terminate`, in each
+ * thread that loads @wiregrad/rpc, first asks a thread whose sockets are open to shut its agent
+ * down (not gracefully: terminating is not leaving politely) and waits for it, at most 3 s,
+ * before terminating it; a graceful shutdown() the thread is waiting in (its barrier may wait
+ * for the very thread that exits) is cut short, so its sockets close all the same (closeNow in
+ * shutdown.ts), and so is an initRpc still in its rendezvous (cutting it short closes its
+ * sockets, and an initRpc that got past it anyway shuts down as soon as it resolves).
  * process.exit() terminates every thread the same way, but no asynchronous work can run in its
- * 'exit' event: there the exiting thread asks the threads whose agents are up to shut down and
- * blocks (Atomics.wait on a SharedArrayBuffer they count into) until they have, at most 3 s; the
- * threads run on their own event loops meanwhile. A thread busy for longer in synchronous code
- * cannot answer. Both first read the announcements already posted but not yet delivered
- * (receiveMessageOnPort): a thread's "up" and a message it sent afterwards travel on different
- * ports, so the second may arrive first.
+ * 'exit' event: there the main thread asks those threads to shut down and blocks (Atomics.wait)
+ * until they have, at most 3 s; the threads run on their own event loops meanwhile. A thread
+ * busy for longer in synchronous code cannot answer.
+ * Which threads have sockets open is not told by a message: a thread starting initRpc opens its
+ * sockets on its own core while the process tears down, and its "up" could come after the 'exit'
+ * event read the messages posted so far; the thread was then terminated with sockets just opened
+ * (SIGABRT in about a third of the processes that exited or terminated their threads at an instant
+ * swept over the first 12 ms of a thread's initRpc). Nor did cutting initRpc short suffice: one
+ * past its rendezvous resolved with its agent up. Instead threads share a table (a
+ * SharedArrayBuffer each Worker inherits through setEnvironmentData): a thread writes its id in an
+ * open slot (Atomics) before it creates its first socket and clears it once every socket is
+ * closed; terminate() writes the thread's id among the doomed, and the 'exit' event sets EXITING,
+ * before they read the open slots. A thread that finds itself doomed or the process exiting after
+ * it wrote its slot clears it and opens nothing (initRpc never settles: untilTerminated). Atomics
+ * are sequentially consistent, so one side always sees the other: the thread opens nothing, or the
+ * terminating side waits for its slot to clear. A thread started before its parent loaded
+ * @wiregrad/rpc has a table of its own, which it posts on the channel when it loads the library,
+ * as it starts initRpc and when another thread loads it; the others take it in (and read the
+ * posted ones first), but there the old race remains: load @wiregrad/rpc in the main thread before
+ * starting threads that use it.
  */
+const inherited = getEnvironmentData(CHANNEL);
+const table = inherited instanceof Int32Array ? inherited : new Int32Array(new SharedArrayBuffer(4 * (DOOMED + SLOTS)));
+setEnvironmentData(CHANNEL, table); // threads started from here on share it
+/** The tables of threads started before their parent loaded @wiregrad/rpc (their own), by thread. */
+const adopted = new Map<number, Int32Array>();
+const tables = () => [table, ...adopted.values()];
+
 const channel = new BroadcastChannel(CHANNEL);
 channel.unref();
-const agentsUp = new Set<number>();
+const postTable = () => {
+  if (!isMainThread && table !== inherited) channel.postMessage({ table, owner: threadId } satisfies Signal);
+};
+postTable();
+channel.postMessage({ loaded: threadId } satisfies Signal);
 let shutDownHere: (() => Promise<void>) | null = null;
+/** The slot this thread's id is in while its sockets may be open (-1: none). */
+let mySlot = -1;
 
 channel.onmessage = (event) => onSignal((event as { data: Signal }).data);
 
-/** Takes in the announcements posted to this thread but not yet delivered by its event loop. */
+function onSignal(signal: Signal): void {
+  if ('table' in signal) adopted.set(signal.owner, signal.table);
+  else if ('loaded' in signal) postTable();
+  else if ('terminating' in signal ? signal.terminating === threadId : signal.exiting.includes(threadId))
+    void shutDownHere?.();
+}
+
+/** Takes in the signals posted to this thread but not yet delivered by its event loop (tables). */
 function readPosted(): void {
   // Node takes a BroadcastChannel here too (its docs: port <MessagePort> | <BroadcastChannel>); @types/node lists MessagePort only
   const port = channel as unknown as MessagePort;
   for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) onSignal(m.message as Signal);
 }
 
-function onSignal(signal: Signal): void {
-  if ('up' in signal) agentsUp.add(signal.up);
-  else if ('down' in signal) agentsUp.delete(signal.down);
-  else if ('terminating' in signal) {
-    if (signal.terminating === threadId && shutDownHere) void shutDownHere();
-  } else if (signal.exiting.includes(threadId)) {
-    // the process is exiting: its main thread waits (blocked) until this thread's sockets are closed
-    const closed = signal.closed;
-    void (shutDownHere?.() ?? Promise.resolve()).finally(() => {
-      Atomics.add(closed, 0, 1);
-      Atomics.notify(closed, 0);
-    });
-  }
+/** Writes `id` into a free slot of `t` among [from, from + SLOTS); -1 when all are taken. */
+function claim(t: Int32Array, from: number, id: number): number {
+  for (let i = from; i < from + SLOTS; i++) if (Atomics.compareExchange(t, i, 0, id) === 0) return i;
+  return -1;
 }
 
-/** The agent of this thread is up (initRpc) or down (shutdown). `close` shuts it down without the barrier. */
-export function announceAgent(close: (() => Promise<void>) | null): void {
+function release(t: Int32Array, slot: number): void {
+  if (slot < 0) return;
+  Atomics.store(t, slot, 0);
+  Atomics.notify(t, slot);
+}
+
+function find(t: Int32Array, from: number, id: number): number {
+  for (let i = from; i < from + SLOTS; i++) if (Atomics.load(t, i) === id) return i;
+  return -1;
+}
+
+/**
+ * This thread is about to open its sockets (initRpc, before the first: `close` cuts it short), its
+ * agent is up (`close` shuts it down without the barrier), or every socket is closed (null). False,
+ * having opened nothing, when the process exits or this thread is being terminated.
+ */
+export function announceAgent(close: (() => Promise<void>) | null): boolean {
   shutDownHere = close;
-  if (!isMainThread) channel.postMessage(close ? { up: threadId } : { down: threadId });
+  if (isMainThread) return true;
+  if (!close) {
+    release(table, mySlot);
+    mySlot = -1;
+    return true;
+  }
+  if (mySlot >= 0) return true;
+  // a table of its own again, for a parent that loaded @wiregrad/rpc after this thread did
+  postTable();
+  mySlot = claim(table, OPEN, threadId);
+  if (mySlot >= 0 && (Atomics.load(table, EXITING) !== 0 || find(table, DOOMED, threadId) >= 0)) {
+    announceAgent(null);
+    return false;
+  }
+  return true;
+}
+
+/**
+ * What initRpc returns in a thread that is being terminated: it never settles (a rejection would
+ * reach the parent as the thread's 'error' before the thread is gone, exit code 1 where nothing
+ * listens), and the thread stays alive until it is terminated.
+ */
+export function untilTerminated(): Promise<never> {
+  return new Promise(() => setInterval(() => {}, 1 << 30));
 }
 
 const PATCHED = Symbol.for('wiregrad.rpc.terminatePatched');
@@ -77,29 +148,32 @@ if (!proto[PATCHED]) {
   proto.terminate = async function (this: Worker): Promise<number> {
     const id = this.threadId;
     readPosted();
-    if (agentsUp.has(id)) {
-      const reply = new BroadcastChannel(CHANNEL);
-      try {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, CLOSE_WAIT_MS);
-          reply.onmessage = (event) => {
-            const s = (event as { data: Signal }).data;
-            if ('down' in s && s.down === id) {
-              clearTimeout(timer);
-              resolve();
-            }
-          };
-          this.once('exit', () => {
-            clearTimeout(timer);
-            resolve();
-          });
-          reply.postMessage({ terminating: id } satisfies Signal);
-        });
-      } finally {
-        reply.close();
+    const doomed = tables().map((t) => [t, claim(t, DOOMED, id)] as const);
+    try {
+      const open = tables()
+        .map((t) => [t, find(t, OPEN, id)] as const)
+        .find(([, slot]) => slot >= 0);
+      if (open) {
+        const [t, slot] = open;
+        const ask = new BroadcastChannel(CHANNEL);
+        let exited = false;
+        const onExit = () => (exited = true);
+        this.once('exit', onExit);
+        try {
+          ask.postMessage({ terminating: id } satisfies Signal);
+          const deadline = Date.now() + CLOSE_WAIT_MS;
+          while (!exited && Atomics.load(t, slot) === id && Date.now() < deadline) {
+            await new Promise((r) => setTimeout(r, 5));
+          }
+        } finally {
+          this.off('exit', onExit);
+          ask.close();
+        }
       }
+      return await terminate.call(this);
+    } finally {
+      for (const [t, slot] of doomed) release(t, slot);
     }
-    return terminate.call(this);
   };
 }
 
@@ -107,14 +181,22 @@ if (!proto[PATCHED]) {
 if (isMainThread)
   process.on('exit', () => {
     readPosted();
-    const threads = [...agentsUp];
-    if (threads.length === 0) return;
-    const closed = new Int32Array(new SharedArrayBuffer(4));
+    const open: [Int32Array, number, number][] = [];
+    for (const t of tables()) {
+      Atomics.store(t, EXITING, 1);
+      for (let i = OPEN; i < OPEN + SLOTS; i++) {
+        const id = Atomics.load(t, i);
+        if (id !== 0) open.push([t, i, id]);
+      }
+    }
+    if (open.length === 0) return;
     const exiting = new BroadcastChannel(CHANNEL);
-    exiting.postMessage({ exiting: threads, closed } satisfies Signal);
+    exiting.postMessage({ exiting: open.map(([, , id]) => id) } satisfies Signal);
     const deadline = Date.now() + CLOSE_WAIT_MS;
-    for (let seen = 0; seen < threads.length && Date.now() < deadline; seen = Atomics.load(closed, 0)) {
-      Atomics.wait(closed, 0, seen, deadline - Date.now());
+    for (const [t, slot, id] of open) {
+      while (Atomics.load(t, slot) === id && Date.now() < deadline) {
+        Atomics.wait(t, slot, id, Math.max(0, deadline - Date.now()));
+      }
     }
     exiting.close();
   });
