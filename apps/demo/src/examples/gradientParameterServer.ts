@@ -60,8 +60,6 @@ function stepWhenComplete(): void {
   const params = irisModel().parameters();
   noGrad(() => {
     params.forEach((p, i) => {
-      // one trainer's gradients (async, and batch with one member) step as they came: no sum, no division
-      if (updates.length === 1) return void (p.grad = updates[0]!.grads[i]!);
       let sum = updates[0]!.grads[i]!;
       for (const u of updates.slice(1)) sum = sum.add(u.grads[i]!);
       p.grad = sum.div(updates.length);
@@ -109,22 +107,14 @@ export async function gradientTrainer(c: DemoConfig, rank: number, name: string)
     c,
     rank,
     data.train[rank - 1]!,
-    async (b, inFlight) => {
+    async (b) => {
       const logits = irisForward(params, b.x);
       const loss = crossEntropy(logits, b.y);
       const grads = grad(loss, params) as Tensor[];
-      const update = rpcSync<Tensor[]>('ps', 'ps.update', [name, grads]);
-      update.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
-      // the update leaves first (its send is queued behind this turn), then the bookkeeping runs
-      // while it is on the wire (Note [Bookkeeping while the update is in flight])
-      await new Promise<void>((r) => setImmediate(r));
-      await inFlight();
-      const r = { loss: loss.item(), acc: accuracy(logits, b.y) };
-      params = track(await update);
-      return r;
+      params = track(await rpcSync<Tensor[]>('ps', 'ps.update', [name, grads]));
+      return { loss: loss.item(), acc: accuracy(logits, b.y) };
     },
     heldOut,
-    { reportInFlight: true },
   );
   await rpcSync('ps', 'ps.leave', [name]);
   await reportTrainerResult(rank, data, heldOut(), totals);
