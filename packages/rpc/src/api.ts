@@ -203,6 +203,8 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
     await agent.close();
     rpcAutogradHooks().onShutdown?.();
     announceAgent(null);
+    // cut short: the thread is being terminated, and a rejection would reach its parent as its 'error'
+    if (cutShort.signal.aborted) return untilTerminated();
     throw e;
   } finally {
     settle();

@@ -5,7 +5,7 @@ import { MessageType } from './messages/messageType.js';
 import { register } from './registry.js';
 import { resetRRefContext } from './rref/rrefContext.js';
 import { type RpcState, maybeRpcState, setRpcState } from './state.js';
-import { announceAgent } from './threadTeardown.js';
+import { announceAgent, untilTerminated } from './threadTeardown.js';
 
 /** names of the workers that announced their shutdown to this worker */
 let intents = new Set<string>();
@@ -106,6 +106,7 @@ export function shutdown(opts: ShutdownOptions = {}): Promise<void> {
 /** The shutdown under way, and how to cut its barrier short (closeNow). */
 let inProgress: Promise<void> | null = null;
 let cutShort: ((e: Error) => void) | null = null;
+let cutByTermination = false;
 
 async function leave(s: RpcState, opts: ShutdownOptions): Promise<void> {
   const timeout = opts.timeout === 0 ? Infinity : (opts.timeout ?? 60) * 1000;
@@ -128,6 +129,8 @@ async function leave(s: RpcState, opts: ShutdownOptions): Promise<void> {
     inProgress = null;
     announceAgent(null);
   }
+  // cut short: the thread is being terminated, and a rejection would reach its parent as its 'error'
+  if (error && cutByTermination) return untilTerminated();
   if (error) throw error;
 }
 
@@ -140,6 +143,7 @@ async function leave(s: RpcState, opts: ShutdownOptions): Promise<void> {
 export async function closeNow(): Promise<void> {
   if (!maybeRpcState()) return;
   if (!inProgress) return shutdown({ graceful: false });
+  cutByTermination = cutShort !== null;
   cutShort?.(new RpcError('SHUTDOWN', 'the graceful shutdown was cut short: the thread is being terminated'));
   await inProgress.catch(() => {});
 }

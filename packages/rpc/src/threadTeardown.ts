@@ -24,20 +24,20 @@ type Signal =
 
 /**
  * Note [Terminating a thread that runs RPC]
- * zeromq.js aborts the whole process when a worker_threads thread is terminated while one of
- * its sockets still has a receive pending (Note [Teardown never aborts]), and an RPC agent
- * always has one until shutdown(); no JavaScript runs in a thread that is being terminated,
- * so the thread cannot close its sockets by itself. So `Worker.prototype.terminate`, in each
- * thread that loads @wiregrad/rpc, first asks a thread whose sockets are open to shut its agent
- * down (not gracefully: terminating is not leaving politely) and waits for it, at most 3 s,
- * before terminating it; a graceful shutdown() the thread is waiting in (its barrier may wait
- * for the very thread that exits) is cut short, so its sockets close all the same (closeNow in
- * shutdown.ts), and so is an initRpc still in its rendezvous (cutting it short closes its
- * sockets, and an initRpc that got past it anyway shuts down as soon as it resolves).
- * process.exit() terminates every thread the same way, but no asynchronous work can run in its
- * 'exit' event: there the main thread asks those threads to shut down and blocks (Atomics.wait)
- * until they have, at most 3 s; the threads run on their own event loops meanwhile. A thread
- * busy for longer in synchronous code cannot answer.
+ * zeromq.js aborts the whole process when a worker_threads thread is terminated while one of its
+ * sockets still has a receive pending (Note [Teardown never aborts]), and an RPC agent always has
+ * one until shutdown(); no JavaScript runs in a thread that is being terminated, so the thread
+ * cannot close its sockets by itself. So `Worker.prototype.terminate`, in each thread that loads
+ * @wiregrad/rpc, first asks a thread whose sockets are open to shut its agent down (not
+ * gracefully: terminating is not leaving politely) and waits for it, at most 3 s, before
+ * terminating it; a graceful shutdown() the thread is waiting in (its barrier may wait for the
+ * very thread that exits) is cut short, so its sockets close all the same (closeNow in
+ * shutdown.ts), and so is an initRpc still in its rendezvous (cutting it short closes its sockets,
+ * and an initRpc that got past it anyway shuts down as soon as it resolves); cut short, either
+ * never settles (untilTerminated). process.exit() terminates every thread the same way, but no
+ * asynchronous work can run in its 'exit' event: there the main thread asks those threads to shut
+ * down and blocks (Atomics.wait) until they have, at most 3 s; the threads run on their own event
+ * loops meanwhile. A thread busy for longer in synchronous code cannot answer.
  * Which threads have sockets open is not told by a message: a thread starting initRpc opens its
  * sockets on its own core while the process tears down, and its "up" could come after the 'exit'
  * event read the messages posted so far; the thread was then terminated with sockets just opened
@@ -132,9 +132,10 @@ export function announceAgent(close: (() => Promise<void>) | null): boolean {
 }
 
 /**
- * What initRpc returns in a thread that is being terminated: it never settles (a rejection would
- * reach the parent as the thread's 'error' before the thread is gone, exit code 1 where nothing
- * listens), and the thread stays alive until it is terminated.
+ * What initRpc and shutdown() return in a thread that is being terminated: they never settle (a
+ * rejection reached the parent as the thread's 'error' before the thread was gone: exit code 1 in
+ * 7 of 16 processes that terminated a thread in its rendezvous, where nothing listens), and the
+ * thread stays alive until it is terminated.
  */
 export function untilTerminated(): Promise<never> {
   return new Promise(() => setInterval(() => {}, 1 << 30));
