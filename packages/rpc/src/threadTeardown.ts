@@ -9,7 +9,8 @@ import {
   threadId,
 } from 'node:worker_threads';
 
-const CHANNEL = 'wiregrad.rpc.threadTeardown';
+/** The channel (and environment data key) of this protocol; another version of the library uses another name. */
+export const CHANNEL = 'wiregrad.rpc.threadTeardown.v2';
 /** How long terminate() and process.exit() wait for a thread's RPC agent to close its sockets. */
 const CLOSE_WAIT_MS = 3000;
 /** Threads that can hold sockets at once (beyond them a thread opens its sockets unguarded). */
@@ -74,12 +75,14 @@ let shutDownHere: (() => Promise<void>) | null = null;
 /** The slot this thread's id is in while its sockets may be open (-1: none). */
 let mySlot = -1;
 
-channel.onmessage = (event) => onSignal((event as { data: Signal }).data);
+channel.onmessage = (event) => onSignal((event as { data: unknown }).data);
 
-function onSignal(signal: Signal): void {
-  if ('table' in signal) adopted.set(signal.owner, signal.table);
-  else if ('loaded' in signal) postTable();
-  else if ('terminating' in signal ? signal.terminating === threadId : signal.exiting.includes(threadId))
+/** Acts on a signal; anything else on the channel (a malformed or foreign message) is ignored. */
+function onSignal(data: unknown): void {
+  const s = (typeof data === 'object' && data !== null ? data : {}) as Partial<Record<string, unknown>>;
+  if (s['table'] instanceof Int32Array && typeof s['owner'] === 'number') adopted.set(s['owner'], s['table']);
+  else if (typeof s['loaded'] === 'number') postTable();
+  else if (s['terminating'] === threadId || (Array.isArray(s['exiting']) && s['exiting'].includes(threadId)))
     void shutDownHere?.();
 }
 
@@ -87,7 +90,7 @@ function onSignal(signal: Signal): void {
 function readPosted(): void {
   // Node takes a BroadcastChannel here too (its docs: port <MessagePort> | <BroadcastChannel>); @types/node lists MessagePort only
   const port = channel as unknown as MessagePort;
-  for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) onSignal(m.message as Signal);
+  for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) onSignal(m.message);
 }
 
 /** Writes `id` into a free slot of `t` among [from, from + SLOTS); -1 when all are taken. */
