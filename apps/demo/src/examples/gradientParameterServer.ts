@@ -1,9 +1,9 @@
 import { grad, noGrad, type Tensor } from '@wiregrad/autograd';
 import { crossEntropy } from '@wiregrad/nn';
-import { SGD } from '@wiregrad/nn/optim';
+import { SGD, lrScheduler } from '@wiregrad/nn/optim';
 import { onWorkerLeave, register, rpcSync } from '@wiregrad/rpc';
 import type { DemoConfig } from '../cli.js';
-import { accuracy, loadIris } from '../data/iris.js';
+import { accuracy, batches, loadIris } from '../data/iris.js';
 import { irisForward, irisModel } from './irisMlp.js';
 import { reportTrainerResult, trainEpochs } from './irisTrainer.js';
 
@@ -32,6 +32,12 @@ import { reportTrainerResult, trainEpochs } from './irisTrainer.js';
  * [Membership]), and either way a batch waiting for it goes ahead with the gradients that did
  * arrive; a trainer that joins late is waited for from its first update on. A step never waits
  * for a trainer that is gone, so a death never hangs the others.
+ *
+ * The learning rate anneals (cosine, PyTorch's CosineAnnealingLR, stepped with every server
+ * step) from --lr down to a twentieth of it over the steps the run will take, and stays there
+ * past them (a trainer that joins late). At a constant rate the asynchronous, stale gradients
+ * keep the parameters moving to the end: in 4-trainer runs of 1500 epochs one trainer often
+ * finished at 93.3 % held-out (2 of 30 flowers) where the others had 96.7 or 100 %.
  */
 interface PendingUpdate {
   trainer: string;
@@ -40,6 +46,7 @@ interface PendingUpdate {
 }
 
 let optimizer: SGD | null = null;
+let schedule: lrScheduler.CosineAnnealingLR | null = null;
 let waitForGroup = false;
 const group = new Set<string>();
 let pending: PendingUpdate[] = [];
@@ -67,15 +74,25 @@ function stepWhenComplete(): void {
   });
   optimizer!.step();
   optimizer!.zeroGrad();
+  if (schedule!.lastEpoch < schedule!.tMax) schedule!.step();
   const next = snapshot();
   for (const u of updates) u.answer(next);
+}
+
+/** The server steps of a whole run: every trainer's batches of every epoch (async), or one step per round of the group (batch). */
+function plannedSteps(c: DemoConfig): number {
+  const perEpoch = loadIris(c.seed, c.workers - 1).train.map((share) => batches(share, c.batchSize).length);
+  return c.epochs * (c.update === 'batch' ? Math.max(...perEpoch) : perEpoch.reduce((a, b) => a + b, 0));
 }
 
 /** The server's side (rank 0): the model, the group, and the steps. */
 export function serveGradientUpdates(c: DemoConfig): void {
   waitForGroup = c.update === 'batch';
   register('ps.join', (trainer: string) => {
-    optimizer ??= new SGD(irisModel(c.seed).parameters(), { lr: c.lr, momentum: 0.9 });
+    if (!optimizer) {
+      optimizer = new SGD(irisModel(c.seed).parameters(), { lr: c.lr, momentum: 0.9 });
+      schedule = new lrScheduler.CosineAnnealingLR(optimizer, plannedSteps(c), { etaMin: c.lr / 20 });
+    }
     group.add(trainer);
     return snapshot();
   });
