@@ -82,7 +82,6 @@ function sentBytes(t: Tensor): Uint8Array {
   return new Uint8Array(data.buffer, data.byteOffset + t.offset * bytesPer, elements * bytesPer);
 }
 
-/** The bytes of a tensor frame: the contiguous elements, or the span a strided view reads. */
 /**
  * Note [Frames hold their storage]
  * A tensor frame is a view of the tensor's own memory, and zeromq.js sends frames above 128
@@ -94,6 +93,7 @@ function sentBytes(t: Tensor): Uint8Array {
  */
 const framesInFlight = new FinalizationRegistry<Tensor['storage']>((storage) => storage.release());
 
+/** The bytes of a tensor frame (the contiguous elements, or the span a strided view reads), holding its storage. */
 export function frameBytes(t: Tensor): Uint8Array {
   const view = sentBytes(t);
   t.storage.retain();

@@ -207,4 +207,20 @@ describe('TcpProxy (network test helper)', () => {
     await sleep(60);
     expect(echo.received()).toBe(receivedBefore + 5);
   });
+
+  it('cutOnNextData({ containing }) lets chunks without those bytes through and cuts on the first one holding them', async () => {
+    const { echo, proxy } = await setup(30);
+    const a = await dial(proxy.port);
+    cleanup.push(() => a.destroy());
+    const closed = closeEvent(a);
+    const cut = proxy.cutOnNextData({ minBytes: 1, containing: 'net.forward' });
+    a.write('net.backward, a big chunk without the name'); // forwarded
+    await readBytes(a, 42);
+    const receivedBefore = echo.received();
+    a.write('call net.forward');
+    expect(await cut).toBe(1);
+    expect((await closed).error).toBe('ECONNRESET');
+    await sleep(60);
+    expect(echo.received()).toBe(receivedBefore);
+  });
 });
