@@ -118,8 +118,20 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
   const maxMessageBytes = b.maxMessageBytes ?? 1 << 30;
   const timeout = rpcTimeout * 1000 || 60_000;
   let store: RendezvousStore | null = null;
-  const newAgent = () =>
-    new Agent({
+  // before the first socket opens: a thread terminated (or a process exiting) from here on closes
+  // them, cutting the rendezvous short; one whose termination began opens none (Note [Terminating
+  // a thread that runs RPC])
+  const cutShort = new AbortController();
+  let settle = () => {};
+  const settled = new Promise<void>((r) => (settle = r));
+  const starts = announceAgent(() => {
+    cutShort.abort();
+    return settled.then(closeNow); // an initRpc past its rendezvous resolves with its agent up
+  });
+  if (!starts) return untilTerminated();
+  let agent: Agent;
+  try {
+    agent = new Agent({
       self: new WorkerInfo(name, opts.rank ?? -1),
       numWorkerThreads,
       batchMessages: b.batchMessages ?? true,
@@ -139,20 +151,6 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
         emitJoin(info);
       },
     });
-  // before the first socket opens: a thread terminated (or a process exiting) from here on closes
-  // them, cutting the rendezvous short; one whose termination began opens none (Note [Terminating
-  // a thread that runs RPC])
-  const cutShort = new AbortController();
-  let settle = () => {};
-  const settled = new Promise<void>((r) => (settle = r));
-  const starts = announceAgent(() => {
-    cutShort.abort();
-    return settled.then(closeNow); // an initRpc past its rendezvous resolves with its agent up
-  });
-  if (!starts) return untilTerminated();
-  let agent: Agent;
-  try {
-    agent = newAgent();
   } catch (e) {
     announceAgent(null);
     settle();

@@ -166,11 +166,14 @@ function decodeError(data: unknown): Error {
   return e;
 }
 
-/** A bigint as int64 (little-endian) when it fits, else its decimal digits (always more than 8). */
 const int64 = new BigInt64Array(1);
 const int64Bytes = new Uint8Array(int64.buffer);
 
-/** (the int64 case returns a shared scratch array: the encoder copies an extension's bytes at once) */
+/**
+ * A bigint as int64 (in the platform's byte order, as tensor bytes) when it fits, else its
+ * decimal digits (always more than 8); an int64 comes back in a shared scratch array, which the
+ * encoder copies into the message at once.
+ */
 function bigintBytes(v: bigint): Uint8Array {
   if (BigInt.asIntN(64, v) !== v) return new TextEncoder().encode(v.toString());
   int64[0] = v;
