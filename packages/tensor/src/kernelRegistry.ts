@@ -11,8 +11,8 @@ export interface KernelConfig {
   kernelFunc: KernelFunc;
 }
 
-const registry = new Map<string, KernelFunc>();
-const key = (name: string, device: DeviceType) => `${name}/${device}`;
+/** By device, then by kernel name: a lookup per op builds no key string. */
+const registry = new Map<DeviceType, Map<string, KernelFunc>>();
 
 /**
  * Registers the kernel of `kernelName` on `device`. Registering another function under a name
@@ -20,18 +20,19 @@ const key = (name: string, device: DeviceType) => `${name}/${device}`;
  * of a backend, or two kernels written for one name, are mistakes worth seeing).
  */
 export function registerKernel(config: KernelConfig): void {
-  const k = key(config.kernelName, config.device);
-  const registered = registry.get(k);
+  let byName = registry.get(config.device);
+  if (!byName) registry.set(config.device, (byName = new Map()));
+  const registered = byName.get(config.kernelName);
   if (registered !== undefined && registered !== config.kernelFunc) {
     console.warn(
       `The kernel '${config.kernelName}' for device '${config.device}' is already registered; the new one replaces it.`,
     );
   }
-  registry.set(k, config.kernelFunc);
+  byName.set(config.kernelName, config.kernelFunc);
 }
 
 export function getKernel(kernelName: string, device: DeviceType): KernelFunc {
-  const k = registry.get(key(kernelName, device));
+  const k = registry.get(device)?.get(kernelName);
   if (!k) {
     throw new TensorError('KERNEL_NOT_REGISTERED', `kernel '${kernelName}' is not registered for device '${device}'`);
   }
@@ -39,5 +40,5 @@ export function getKernel(kernelName: string, device: DeviceType): KernelFunc {
 }
 
 export function hasKernel(kernelName: string, device: DeviceType): boolean {
-  return registry.has(key(kernelName, device));
+  return registry.get(device)?.has(kernelName) ?? false;
 }

@@ -5,6 +5,7 @@ import { CPU, type Device } from './device.js';
 import { type DType, type TypedArray, isFloatingPoint } from './dtype.js';
 import { TensorError } from './errors.js';
 import { installOnce } from './installOnce.js';
+import { internDims } from './internedDims.js';
 import { contiguousStrides, normalizeDim, numelOf } from './shape.js';
 import { Storage } from './storage.js';
 import { formatTensor } from './format.js';
@@ -52,9 +53,6 @@ export interface AutogradTensorMethods {
   /** The gradFn to report for `t` given the stored one (a view written through since gets a new one). */
   resolveGradFn?(t: Tensor, stored: GradNode | null): GradNode | null;
 }
-
-/** The shape and strides of every 0-dim tensor. */
-const NO_DIMS: readonly number[] = Object.freeze([]);
 
 /** The innermost tidy() scope (or autograd's, Note [Gradients the engine owns]): tensors created while it is open. */
 let scope: Tensor[] | null = null;
@@ -132,9 +130,8 @@ export class Tensor {
     strides: readonly number[] = contiguousStrides(shape),
     offset = 0,
   ) {
-    // frozen arrays are shared, not copied: most ops pass an input's shape on (Note [Node memory] in autograd)
-    this.shape = shape.length === 0 ? NO_DIMS : Object.isFrozen(shape) ? shape : Object.freeze([...shape]);
-    this.strides = strides.length === 0 ? NO_DIMS : Object.isFrozen(strides) ? strides : Object.freeze([...strides]);
+    this.shape = internDims(shape);
+    this.strides = internDims(strides);
     this.offset = offset;
     this.numel = numelOf(shape);
     // no holder yet: the first tensor over a new storage (a view or a saved tensor finds one)

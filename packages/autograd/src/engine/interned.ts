@@ -3,8 +3,8 @@ import type { InputMetadata } from './node.js';
 
 /**
  * Interned descriptions of tensors, shared by every node that sees the same ones (See Note
- * [Node memory]): one frozen {shape, dtype, device} per shape array (tensors pass their
- * frozen shape arrays on, and all 0-dim tensors share one), and one frozen array per
+ * [Node memory]): one frozen {shape, dtype, device} per shape array (a tensor's shape array
+ * is interned by value, Note [Interned dims], so tensors of one shape share it), and one frozen array per
  * sequence of them. A graph of 100 000 ops over a few shapes then holds a few of each,
  * not one per node. Weak maps throughout: nothing here keeps a shape alive.
  */

@@ -148,25 +148,6 @@ export function writeTensorRecord(r: WireTensor): Uint8Array {
   return out;
 }
 
-/**
- * One frozen array per shape that arrives, for the last MAX_SHARED_SHAPES shapes: a tensor
- * keeps a frozen shape array as it is, and autograd interns metadata per shape array (Note
- * [Node memory]), so the tensors of every step of a training loop share one array instead of
- * each bringing a new one to freeze and intern.
- */
-const sharedShapes = new Map<string, readonly number[]>();
-const MAX_SHARED_SHAPES = 1024;
-
-function sharedShape(dims: number[]): readonly number[] {
-  const key = dims.join(',');
-  let shape = sharedShapes.get(key);
-  if (!shape) {
-    if (sharedShapes.size >= MAX_SHARED_SHAPES) sharedShapes.clear();
-    sharedShapes.set(key, (shape = Object.freeze(dims)));
-  }
-  return shape;
-}
-
 /** The WireTensor in `data` (Note [Tensor records]); PROTOCOL for anything malformed. */
 export function readTensorRecord(data: Uint8Array): WireTensor {
   const bad = (what: string) => new RpcError('PROTOCOL', `bad tensor record in message: ${what}`);
@@ -185,7 +166,8 @@ export function readTensorRecord(data: Uint8Array): WireTensor {
   const sizes: number[] = [];
   for (let d = 0; d < ndim; d++) sizes.push(view.getFloat64(FIXED_BYTES + 8 * d, true));
   if (!sizes.every(isCount)) throw bad(`shape ${JSON.stringify(sizes)}`);
-  const shape = sharedShape(sizes);
+  // the tensor made from this record interns its shape (Note [Interned dims] in @wiregrad/tensor)
+  const shape = sizes;
   const cpu = data[3] === 3 && data[deviceAt] === 99 && data[deviceAt + 1] === 112 && data[deviceAt + 2] === 117;
   let device = cpu ? 'cpu' : '';
   if (!cpu) {
