@@ -164,6 +164,16 @@ describe('float32 storages in wasm memory (Note [Storages in wasm memory])', () 
     expect(heapStats().freeBytes).toBe(free);
   });
 
+  it('memory().cpuCachedBytes counts the free blocks; emptyCache() leaves them, since wasm memory never shrinks', () => {
+    const t = randn([2 * M]).exp();
+    const cached = memory().cpuCachedBytes;
+    t.dispose();
+    expect(memory().cpuCachedBytes).toBe(cached + bucketBytes(8 * M));
+    emptyCache();
+    expect(memory().cpuCachedBytes).toBe(heapStats().freeBytes);
+    expect(heapStats().freeBytes).toBeGreaterThanOrEqual(bucketBytes(8 * M));
+  });
+
   it('a released storage still held by a live view or another holder is not reused', () => {
     const base = randn([M]).add(1);
     const values = base.toTypedArray();

@@ -105,11 +105,13 @@ function evict(keep: number): void {
  *
  * Blocks are carved from the end of the memory (WasmHeap.carve), 64-byte aligned and padded
  * so a SIMD loop may run over a block's tail, in the buckets of Note [Caching allocator], and
- * are kept on a free list per bucket once freed: wasm memory never shrinks, so they are not
- * dropped by the cache limit or emptyCache() either. A released storage's block is free at
- * once (Note [Releasing storages]); the block of a storage the GC collects is freed when its
- * typed array itself is collected (a FinalizationRegistry on the array, never on the storage,
- * so whoever still holds the array keeps the block). The heap carves at most its cap
+ * are kept on a free list per bucket once freed; memory().cpuCachedBytes counts them with the
+ * cached buffers. Wasm memory never shrinks (no API gives its pages back), so neither the cache
+ * limit nor emptyCache() can drop free blocks, and they stay counted after emptyCache(). A
+ * released storage's block is free at once (Note [Releasing storages]); the block of a
+ * storage the GC collects is freed when its typed array itself is collected (a
+ * FinalizationRegistry on the array, never on the storage, so whoever still holds the array
+ * keeps the block). The heap carves at most its cap
  * (setHeapLimit, WIREGRAD_CPU_HEAP_BYTES, 256 MiB by default); past it, and where there is
  * no wasm runtime (no SharedArrayBuffer), storages get ordinary buffers and the kernels copy
  * them. The cap also bounds what a loop that never disposes its results keeps: the GC does not
@@ -214,7 +216,7 @@ export function heapStats(): HeapStats {
   return { ...heap };
 }
 
-/** Drops every cached buffer (they go to the GC); live storages are not affected. */
+/** Drops every cached buffer (they go to the GC); live storages are not affected, nor the wasm heap's free blocks. */
 export function emptyCache(): void {
   evict(0);
   freeLists.clear();
@@ -233,7 +235,7 @@ export function getCacheLimit(): number {
 }
 
 export interface CacheStats {
-  /** bytes held by free buffers, ready for reuse */
+  /** bytes held by free buffers and free blocks of the wasm heap, ready for reuse */
   cachedBytes: number;
   /** allocations served from the cache / with a fresh buffer, since the process started */
   hits: number;
@@ -241,5 +243,5 @@ export interface CacheStats {
 }
 
 export function cacheStats(): CacheStats {
-  return { ...stats };
+  return { ...stats, cachedBytes: stats.cachedBytes + heap.freeBytes };
 }
