@@ -1,7 +1,15 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIN_HEAP_BYTES, bucketBytes, getCacheLimit, getHeapLimit, heapStats, setHeapLimit } from './allocator.js';
+import {
+  MIN_HEAP_BYTES,
+  bucketBytes,
+  getCacheLimit,
+  getHeapLimit,
+  heapBlocks,
+  heapStats,
+  setHeapLimit,
+} from './allocator.js';
 import { Tensor, emptyCache, memory, randn, setCacheLimit, tensor, zeros } from './index.js';
 
 const N = 4096; // 16 KiB of float32: served by the cache
@@ -137,6 +145,13 @@ describe('float32 storages in wasm memory (Note [Storages in wasm memory])', () 
   const M = MIN_HEAP_BYTES / 4;
   const inHeap = (t: Tensor) => t.storage.data.buffer instanceof SharedArrayBuffer;
   const at = (t: Tensor) => t.storage.data.byteOffset;
+  /** the block of `floats` floats: their bucket and the padding after it */
+  const blockBytes = (floats: number) => bucketBytes(4 * floats) + 64;
+  /** the free block holding byte `ptr`, if it is free */
+  const freeBlockAt = (ptr: number) => heapBlocks().find((b) => b.free && b.start <= ptr && ptr < b.start + b.size);
+  const isFree = (ptr: number) => freeBlockAt(ptr) !== undefined;
+  /** floats enough that no free block of the heap can hold them (nor them less a few): such a storage is carved */
+  const moreThanAnyFreeBlock = () => Math.max(2 * M, ...heapBlocks().map((b) => (b.free ? b.size / 4 : 0)));
   const defaultHeapLimit = getHeapLimit();
   afterEach(() => setHeapLimit(defaultHeapLimit));
 
@@ -151,27 +166,47 @@ describe('float32 storages in wasm memory (Note [Storages in wasm memory])', () 
     expect(inHeap(tensor(new Float32Array(M)))).toBe(false);
   });
 
-  it("a disposed storage's block goes to the next allocation of its bucket, zero-filled where asked", () => {
-    const a = randn([2 * M]).exp();
+  it("a disposed storage's block is free at once and serves the next allocation that fits, zero-filled where asked", () => {
+    const n = moreThanAnyFreeBlock();
+    const a = randn([n]).exp();
     const ptr = at(a);
-    const free = heapStats().freeBytes;
+    const { carvedBytes, freeBytes } = heapStats();
     a.dispose();
-    expect(heapStats().freeBytes).toBe(free + bucketBytes(8 * M));
-    // a shorter request of the same bucket
-    const z = Tensor.empty([2 * M - 10], 'float32');
+    expect(isFree(ptr)).toBe(true);
+    expect(heapStats().freeBytes).toBe(freeBytes + blockBytes(n));
+    // a shorter request of the same bucket: the only free block big enough
+    const z = Tensor.empty([n - 10], 'float32');
     expect(at(z)).toBe(ptr);
     expect(z.storage.data.every((v) => v === 0)).toBe(true);
-    expect(heapStats().freeBytes).toBe(free);
+    expect(heapStats()).toEqual({ carvedBytes, freeBytes });
   });
 
   it('memory().cpuCachedBytes counts the free blocks; emptyCache() leaves them, since wasm memory never shrinks', () => {
     const t = randn([2 * M]).exp();
     const cached = memory().cpuCachedBytes;
     t.dispose();
-    expect(memory().cpuCachedBytes).toBe(cached + bucketBytes(8 * M));
+    expect(memory().cpuCachedBytes).toBe(cached + blockBytes(2 * M));
     emptyCache();
     expect(memory().cpuCachedBytes).toBe(heapStats().freeBytes);
-    expect(heapStats().freeBytes).toBeGreaterThanOrEqual(bucketBytes(8 * M));
+    expect(heapStats().freeBytes).toBeGreaterThanOrEqual(blockBytes(2 * M));
+  });
+
+  it('a big block freed into pieces serves a big request again, without the heap growing (Note [Coalescing heap blocks])', () => {
+    const n = moreThanAnyFreeBlock();
+    const big = Tensor.uninitialized([4 * n], 'float32');
+    const ptr = at(big);
+    big.dispose();
+    // its block, merged with a free neighbour if it had one
+    const block = freeBlockAt(ptr)!;
+    const within = (t: Tensor) => at(t) >= block.start && at(t) + 4 * t.numel <= block.start + block.size;
+    const carved = heapStats().carvedBytes;
+    // three pieces cut from it: no other free block is big enough for one
+    const pieces = [0, 1, 2].map(() => Tensor.uninitialized([n], 'float32'));
+    expect(pieces.every(within)).toBe(true);
+    for (const i of [1, 0, 2]) pieces[i]!.dispose();
+    expect(freeBlockAt(ptr)).toEqual(block);
+    expect(within(Tensor.uninitialized([4 * n], 'float32'))).toBe(true);
+    expect(heapStats().carvedBytes).toBe(carved);
   });
 
   it('a released storage still held by a live view or another holder is not reused', () => {
@@ -189,9 +224,10 @@ describe('float32 storages in wasm memory (Note [Storages in wasm memory])', () 
     expect(others.map(at)).not.toContain(storage.data.byteOffset);
     expect(storage.data).toEqual(values);
     const ptr = storage.data.byteOffset;
+    expect(isFree(ptr)).toBe(false);
     storage.release();
     expect(storage.disposed).toBe(true);
-    expect(at(Tensor.empty([M], 'float32'))).toBe(ptr);
+    expect(isFree(ptr)).toBe(true);
   });
 
   it('what toTypedArray() returns is an ordinary buffer, not a view of the shared memory', () => {
@@ -202,9 +238,10 @@ describe('float32 storages in wasm memory (Note [Storages in wasm memory])', () 
   });
 
   it('past its cap storages get ordinary buffers, and the kernels copy those', () => {
-    const inside = randn([M]);
+    const n = moreThanAnyFreeBlock();
+    const inside = randn([n]);
     setHeapLimit(heapStats().carvedBytes);
-    const outside = randn([M]);
+    const outside = randn([n]);
     expect(inHeap(outside)).toBe(false);
     const sum = inside.add(outside);
     expect(inHeap(sum)).toBe(false);
@@ -218,10 +255,8 @@ describe('float32 storages in wasm memory (Note [Storages in wasm memory])', () 
       setFlagsFromString('--expose-gc');
       (runInNewContext('gc') as () => void)();
     };
-    // a bucket no other spec uses, so only these blocks come and go on its free list
-    const n = 3 * M + 17;
-    const arrays = [0, 1, 2, 3].map(() => randn([n]).storage.data);
-    const ptrs = new Set(arrays.map((a) => a.byteOffset));
+    const arrays = [0, 1, 2, 3].map(() => randn([3 * M + 17]).storage.data);
+    const ptrs = arrays.map((a) => a.byteOffset);
     const refs = arrays.splice(0).map((a) => new WeakRef(a));
     for (let turn = 0; turn < 50 && refs.some((r) => r.deref() !== undefined); turn++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -229,7 +264,6 @@ describe('float32 storages in wasm memory (Note [Storages in wasm memory])', () 
     }
     expect(refs.every((r) => r.deref() === undefined)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 10));
-    const again = [0, 1, 2, 3].map(() => Tensor.empty([n], 'float32').storage.data.byteOffset);
-    expect(new Set(again)).toEqual(ptrs);
+    expect(ptrs.every(isFree)).toBe(true);
   });
 });

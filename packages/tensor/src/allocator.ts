@@ -1,4 +1,5 @@
 import { TensorError } from './errors.js';
+import { type HeapBlock, HeapBlocks } from './heapBlocks.js';
 
 /**
  * Note [Caching allocator]
@@ -104,14 +105,15 @@ function evict(keep: number): void {
  * valid when it grows), so such a view stays usable as any other typed array.
  *
  * Blocks are carved from the end of the memory (WasmHeap.carve), 64-byte aligned and padded
- * so a SIMD loop may run over a block's tail, in the buckets of Note [Caching allocator], and
- * are kept on a free list per bucket once freed; memory().cpuCachedBytes counts them with the
- * cached buffers. Wasm memory never shrinks (no API gives its pages back), so neither the cache
- * limit nor emptyCache() can drop free blocks, and they stay counted after emptyCache(). A
- * released storage's block is free at once (Note [Releasing storages]); the block of a
- * storage the GC collects is freed when its typed array itself is collected (a
- * FinalizationRegistry on the array, never on the storage, so whoever still holds the array
- * keeps the block). The heap carves at most its cap
+ * so a SIMD loop may run over a block's tail, in the buckets of Note [Caching allocator]. A
+ * freed block joins the heap's free blocks, which are cut to serve smaller requests and
+ * merged with free neighbours to serve bigger ones (Note [Coalescing heap blocks]);
+ * memory().cpuCachedBytes counts them with the cached buffers. Wasm memory never shrinks (no
+ * API gives its pages back), so neither the cache limit nor emptyCache() can drop free
+ * blocks, and they stay counted after emptyCache(). A released storage's block is free at
+ * once (Note [Releasing storages]); the block of a storage the GC collects is freed when its
+ * typed array itself is collected (a FinalizationRegistry on the array, never on the storage,
+ * so whoever still holds the array keeps the block). The heap carves at most its cap
  * (setHeapLimit, WIREGRAD_CPU_HEAP_BYTES, 256 MiB by default); past it, and where there is
  * no wasm runtime (no SharedArrayBuffer), storages get ordinary buffers and the kernels copy
  * them. The cap also bounds what a loop that never disposes its results keeps: the GC does not
@@ -138,51 +140,38 @@ export interface WasmHeap {
 
 let heapOf: () => WasmHeap | null = () => null;
 let heapLimit = parseLimit(env?.WIREGRAD_CPU_HEAP_BYTES) ?? 256 * 1024 * 1024;
-const heap = { carvedBytes: 0, freeBytes: 0 };
-const freeBlocks = new Map<number, number[]>();
+/** The smallest block a storage asks for: the bucket of MIN_HEAP_BYTES and its padding. */
+const blocks = new HeapBlocks(MIN_HEAP_BYTES + HEAP_PADDING);
 /** Frees the block of an array the GC collected; the unregister token is the array itself. */
-const heapArrays = new FinalizationRegistry<number>((ptr) => freeBlock(ptr));
-/** The bucket of every carved block, by its byte offset. */
-const blockSizes = new Map<number, number>();
+const heapArrays = new FinalizationRegistry<number>((ptr) => blocks.release(ptr));
 
 /** Lets the wasm runtime (created on first use) serve float32 storages (Note [Storages in wasm memory]). */
 export function setWasmHeap(source: () => WasmHeap | null): void {
   heapOf = source;
 }
 
-/** Puts the block at `ptr` on its bucket's free list. */
-function freeBlock(ptr: number): void {
-  const bucket = blockSizes.get(ptr)!;
-  let list = freeBlocks.get(bucket);
-  if (!list) freeBlocks.set(bucket, (list = []));
-  list.push(ptr);
-  heap.freeBytes += bucket;
-}
-
 /**
- * `length` float32s in the wasm memory (>= MIN_HEAP_BYTES): a free block of their bucket,
- * zero-filled when `zeroed`, or a fresh one; null when there is no heap or it is at its cap.
+ * `length` float32s in the wasm memory (>= MIN_HEAP_BYTES): a block cut from a free one
+ * (Note [Coalescing heap blocks]), zero-filled when `zeroed`, or a fresh one; null when there
+ * is no heap or it is at its cap.
  */
 export function takeHeapFloats(length: number, zeroed: boolean): Float32Array | null {
-  const size = bucketBytes(length * 4);
+  const size = bucketBytes(length * 4) + HEAP_PADDING;
   const wasm = heapOf();
   if (wasm === null) return null;
-  let ptr = freeBlocks.get(size)?.pop();
-  const fresh = ptr === undefined;
-  if (ptr === undefined) {
-    if (heap.carvedBytes + size + HEAP_PADDING > heapLimit) return null;
-    const carved = wasm.carve(size + HEAP_PADDING);
-    if (carved === null) return null;
-    ptr = carved;
-    heap.carvedBytes += size + HEAP_PADDING;
-    blockSizes.set(ptr, size);
+  let ptr = blocks.take(size);
+  const fresh = ptr === null;
+  if (ptr === null) {
+    if (blocks.carvedBytes + size > heapLimit) return null;
+    ptr = wasm.carve(size);
+    if (ptr === null) return null;
+    blocks.add(ptr, size);
     stats.misses++;
   } else {
-    heap.freeBytes -= size;
     stats.hits++;
   }
   const data = wasm.floats(ptr, length);
-  // a carved block is fresh memory (zero); a reused one holds what its last storage left
+  // a carved block is fresh memory (zero); a reused one holds what its last storages left
   if (zeroed && !fresh) data.fill(0);
   heapArrays.register(data, ptr, data);
   return data;
@@ -191,7 +180,7 @@ export function takeHeapFloats(length: number, zeroed: boolean): Float32Array | 
 /** Takes back the floats of a released storage (nothing may alias them any more). */
 export function giveBackHeapFloats(data: Float32Array): void {
   heapArrays.unregister(data);
-  freeBlock(data.byteOffset);
+  blocks.release(data.byteOffset);
 }
 
 /** The most bytes the wasm heap carves for storages (blocks already carved stay). */
@@ -208,12 +197,17 @@ export function getHeapLimit(): number {
 export interface HeapStats {
   /** bytes carved from the wasm memory for storages, live and free blocks (with their padding) */
   carvedBytes: number;
-  /** bytes of free blocks, ready for reuse */
+  /** bytes of free blocks (with their padding), ready for reuse */
   freeBytes: number;
 }
 
 export function heapStats(): HeapStats {
-  return { ...heap };
+  return { carvedBytes: blocks.carvedBytes, freeBytes: blocks.freeBytes };
+}
+
+/** The heap's blocks in address order (Note [Coalescing heap blocks]). */
+export function heapBlocks(): HeapBlock[] {
+  return blocks.blocks();
 }
 
 /** Drops every cached buffer (they go to the GC); live storages are not affected, nor the wasm heap's free blocks. */
@@ -243,5 +237,5 @@ export interface CacheStats {
 }
 
 export function cacheStats(): CacheStats {
-  return { ...stats, cachedBytes: stats.cachedBytes + heap.freeBytes };
+  return { ...stats, cachedBytes: stats.cachedBytes + blocks.freeBytes };
 }
