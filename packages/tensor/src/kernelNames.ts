@@ -17,7 +17,8 @@
  * - Max, Min: [x], {dim: number | null, keepdim}: dim null -> [values(0-dim)]; else [values, indices(int32)].
  * - Argmax, Argmin: [x], {dim: number | null, keepdim} -> [indices(int32)] (dim null: index into the flattened tensor).
  * - Softmax, LogSoftmax: [x], {dim}.
- * - BatchMatMul: [a [B,M,K], b [B,K,N]] -> [B,M,N], same dtype.
+ * - BatchMatMul: [a [B,M,K], b [B,K,N]] -> [B,M,N], or [a [M,K], b [K,N]] -> [M,N], same dtype
+ *   (Note [Matrices through BatchMatMul]).
  * - Views (no copy; storage shared): Reshape {shape} (copies only when the strides cannot
  *   express it), Permute {dims}, Expand {shape}, Slice {dim, start, end, step}, Select {dim, index}
  *   (the slice at index without dim).

@@ -79,6 +79,7 @@ const cases: Case[] = [
   ['LogSoftmax', (a) => a.logSoftmax(0), () => [r([3, 2])]],
   ['Logsumexp', (a) => a.logsumexp(1), () => [r([2, 3])]],
   ['BatchMatMul (mm)', (a, b) => a.matmul(b), () => [r([2, 3]), r([3, 4])]],
+  ['BatchMatMul (mm, transposed operands)', (a, b) => a.t().matmul(b.t()), () => [r([3, 2]), r([4, 3])]],
   ['BatchMatMul (batched, broadcast)', (a, b) => a.matmul(b), () => [r([2, 2, 3]), r([3, 2])]],
   ['matmul 1-D', (a, b) => a.matmul(b), () => [r([3]), r([3, 2])]],
   ['Reshape / view', (a) => a.reshape([3, 2]).mul(a.view([3, 2])), () => [r([2, 3])]],

@@ -9,7 +9,7 @@ import { TORCH_TYPE_NAME } from './operands.js';
 import { expand, reshape, squeeze, unsqueeze } from './view.js';
 import { checkTensor } from '../validate.js';
 
-// Every product here is a composite over the BatchMatMul kernel plus views (Note [Kernel names]).
+// Every product here is a composite over the BatchMatMul kernel (which also takes two matrices) plus views (Note [Kernel names]).
 
 const C_TYPE_NAME: Readonly<Record<DType, string>> = {
   float32: 'float',
@@ -57,12 +57,8 @@ export function mm(a: Tensor, b: Tensor): Tensor {
   requireDims(b, 2, 'mat2 must be a matrix');
   checkDtypes(a, b, 'addmm_impl_cpu_');
   if (a.shape[1] !== b.shape[0]) throw cannotMultiply(a.shape, b.shape);
-  const a3 = unsqueeze(a, 0);
-  const b3 = unsqueeze(b, 0);
-  const c3 = runKernel1(K.BatchMatMul, [a3, b3]);
-  const c = squeeze(c3, 0);
-  releaseTemps([a, b, c], [a3, b3, c3]);
-  return c;
+  // one kernel call, one graph node (Note [Matrices through BatchMatMul])
+  return runKernel1(K.BatchMatMul, [a, b]);
 }
 
 /** [B,M,K] @ [B,K,N] -> [B,M,N]. */

@@ -4,11 +4,11 @@ import type { Tensor } from '../../../tensor.js';
 import { wasmMatmul } from '../wasm/wasmMatmul.js';
 import { matmulTs } from './matmul.js';
 
-/** The TypeScript epilogue: c (a contiguous [1,M,N] product) += the contiguous bias row, then ReLU. */
+/** The TypeScript epilogue: c (a contiguous [M,N] product) += the contiguous bias row, then ReLU. */
 function biasReluTs(c: Tensor, bias: Tensor): Tensor {
   const out = c.storage.data;
   const b = bias.storage.data;
-  const N = c.shape[2]!;
+  const N = c.shape[1]!;
   for (let i = 0; i < out.length; i++) {
     const v = out[i]! + b[bias.offset + (i % N)]!;
     out[i] = v < 0 ? 0 : v;
@@ -18,25 +18,19 @@ function biasReluTs(c: Tensor, bias: Tensor): Tensor {
 
 /**
  * AddmmActivation (Note [Kernel names]): the wasm gemm with its epilogue for float32 (Note
- * [Gemm epilogue]), else the TypeScript gemm and one pass for the bias and ReLU.
+ * [Gemm epilogue]), else the TypeScript gemm and one pass for the bias and ReLU. Both take the
+ * two matrices as they are (Note [Matrices through BatchMatMul]).
  */
 export const addmmActivationKernel: KernelConfig = {
   kernelName: K.AddmmActivation,
   device: 'cpu',
   kernelFunc: ([bias, mat1, mat2]) => {
-    // kernel-local views must not keep holding the storages (Note [Releasing storages])
-    const a3 = mat1!.unsqueeze(0);
-    const b3 = mat2!.unsqueeze(0);
+    // a kernel-local copy must not keep holding its storage (Note [Releasing storages])
     const row = bias!.contiguous();
     try {
-      const fast = mat1!.dtype === 'float32' ? wasmMatmul(a3, b3, { bias: row, relu: true }) : null;
-      const c3 = fast ?? biasReluTs(matmulTs(a3, b3), row);
-      const out = c3.reshape([mat1!.shape[0]!, mat2!.shape[1]!]);
-      c3.dispose();
-      return [out];
+      const fast = mat1!.dtype === 'float32' ? wasmMatmul(mat1!, mat2!, { bias: row, relu: true }) : null;
+      return [fast ?? biasReluTs(matmulTs(mat1!, mat2!), row)];
     } finally {
-      a3.dispose();
-      b3.dispose();
       if (row !== bias) row.dispose();
     }
   },

@@ -13,6 +13,25 @@ const NR = 4;
 /** Depth of one K block: a packed B block (KC x N float64) stays in L2 while every row panel streams past it. */
 const KC = 128;
 
+/**
+ * Note [Gemm scratch]
+ * A product needs float64 room for its sums and packed panels. Allocating typed arrays costs
+ * more than a small product itself (a [10,4] @ [4,16] took 3.3 us, most of it four
+ * allocations), so each role reuses one module-level array, grown on demand up to
+ * SCRATCH_MAX elements; a bigger request gets an array of its own, so a huge product leaves no
+ * huge scratch behind. gemm never calls out while it uses them, so no two calls share one.
+ */
+const SCRATCH_MAX = 1 << 16;
+const scratch = { acc: new Float64Array(256), bPanels: new Float64Array(512), aPanel: new Float64Array(512) };
+
+/** scratch[role] with room for `n` values (contents undefined), or a fresh array past SCRATCH_MAX. */
+function room(role: keyof typeof scratch, n: number): Float64Array {
+  if (n > SCRATCH_MAX) return new Float64Array(n);
+  if (scratch[role].length < n) scratch[role] = new Float64Array(Math.min(SCRATCH_MAX, Math.max(n, 2 * scratch[role].length)));
+  return scratch[role];
+}
+const tile = new Float64Array(MR * NR);
+
 /** panel[k*MR + r] = A[i0+r, k0+k] for k < kc; rows past `rows` are zero. */
 function packA(a: Mat, i0: number, rows: number, k0: number, kc: number, panel: Float64Array): void {
   const { data, rowStride: rs, colStride: cs } = a;
@@ -61,9 +80,8 @@ function thin(a: Mat, b: Mat, acc: Float64Array, M: number, N: number, K: number
  */
 function blocked(a: Mat, b: Mat, acc: Float64Array, M: number, N: number, K: number): void {
   const Np = Math.ceil(N / NR) * NR;
-  const bPanels = new Float64Array(Math.min(KC, K) * Np);
-  const aPanel = new Float64Array(Math.min(KC, K) * MR);
-  const tile = new Float64Array(MR * NR);
+  const bPanels = room('bPanels', Math.min(KC, K) * Np);
+  const aPanel = room('aPanel', Math.min(KC, K) * MR);
   for (let k0 = 0; k0 < K; k0 += KC) {
     const kc = Math.min(KC, K - k0);
     packB(b, N, k0, kc, bPanels);
@@ -142,8 +160,9 @@ function blocked(a: Mat, b: Mat, acc: Float64Array, M: number, N: number, K: num
 /** out[outOffset .. + M*N] = A @ B, row-major, in out's dtype. See Note [Register-blocked gemm]. */
 export function gemm(a: Mat, b: Mat, out: TypedArray, outOffset: number, M: number, N: number, K: number): void {
   const direct = out instanceof Float64Array;
-  const acc = direct ? out.subarray(outOffset, outOffset + M * N) : new Float64Array(M * N);
+  const size = M * N;
+  const acc = direct ? out.subarray(outOffset, outOffset + size) : room('acc', size).fill(0, 0, size);
   if (M < MR || N < NR) thin(a, b, acc, M, N, K);
   else blocked(a, b, acc, M, N, K);
-  if (!direct) out.set(acc, outOffset);
+  if (!direct) for (let i = 0; i < size; i++) out[outOffset + i] = acc[i]!;
 }

@@ -1,5 +1,6 @@
 import type { Tensor } from '../../../tensor.js';
 import { activeWasm, getNumThreads, runParallel } from './cpuKernels.js';
+import { asBatch } from '../../matrixProducts.js';
 import { stageView } from './stage.js';
 import type { WasmTask } from './threadPool.js';
 
@@ -24,14 +25,13 @@ const PRODUCTS_PER_THREAD = 4;
 const MIN_CHUNK_MACS = 1 << 16;
 
 /**
- * BatchMatMul [B,M,K] @ [B,K,N] in f32 on the wasm gemm (Note [Wasm gemm]), with an optional
+ * BatchMatMul [B,M,K] @ [B,K,N] (or [M,K] @ [K,N]) in f32 on the wasm gemm (Note [Wasm gemm]), with an optional
  * bias row and ReLU applied in its epilogue; null when the TypeScript kernel should run
  * instead. The whole batch is one `gemmBatch` task per pool thread, each claiming chunks of the
  * products' micro-tile rows (or columns, when N > M) until none are left (Note [Batched gemm]).
  */
 export function wasmMatmul(a: Tensor, b: Tensor, post: GemmEpilogue | null = null): Tensor | null {
-  const [B, M, K] = a.shape as [number, number, number];
-  const N = b.shape[2]!;
+  const { B, M, K, N, aStrides, bStrides, outShape } = asBatch(a, b);
   if (a.dtype !== 'float32' || M * N * K < MIN_WASM_MACS || B === 0) return null;
   const runtime = activeWasm();
   if (runtime === null) return null;
@@ -50,12 +50,12 @@ export function wasmMatmul(a: Tensor, b: Tensor, post: GemmEpilogue | null = nul
     B >= PRODUCTS_PER_THREAD * threads
       ? perProduct * Math.ceil(MIN_CHUNK_MACS / (M * N * K))
       : Math.ceil(total / threads);
-  const desc = [B, M, N, K, ...a.strides, ...b.strides, post?.relu ? 1 : 0, byRows ? 1 : 0];
+  const desc = [B, M, N, K, ...aStrides, ...bStrides, post?.relu ? 1 : 0, byRows ? 1 : 0];
   const descPtr = runtime.alloc(desc.length * 4);
   new Int32Array(runtime.memory.buffer, descPtr, desc.length).set(desc);
   const next = runtime.alloc(4);
   new Int32Array(runtime.memory.buffer, next, 1)[0] = 0;
-  const out = runtime.output([B, M, N]);
+  const out = runtime.output(outShape);
   // a claim of columns spans at most N columns of one product at a time
   const scratchBytes = runtime.kernels.gemmScratchBytes(byRows ? N : Math.min(N, chunk * unit));
   const tasks: WasmTask[] = Array.from({ length: threads }, () => ({

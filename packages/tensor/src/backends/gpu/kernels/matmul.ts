@@ -3,6 +3,7 @@ import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
 import type { Tensor } from '../../../tensor.js';
 import { MAX_LOOP, gpuInfo, kernel, launch, release } from '../gpuRuntime.js';
+import { acceptingMatrices } from '../../matrixProducts.js';
 import { assertGpuDType, gpuMap } from '../gpuMap.js';
 import { gpuTensor, valueOf } from '../gpuTensor.js';
 
@@ -160,14 +161,14 @@ function matmulMeta(a: Tensor, b: Tensor, k0: number): number[] {
 }
 
 /**
- * BatchMatMul [B,M,K] @ [B,K,N] on the gpu: any strides (broadcast batches, transposes), accumulated
+ * BatchMatMul [B,M,K] @ [B,K,N] (or two matrices, Note [Matrices through BatchMatMul]) on the gpu: any strides (broadcast batches, transposes), accumulated
  * in float32 (Note [Tiled gpu matmul]). K is taken in slices of MAX_LOOP (gpu.js silently cuts longer
  * loops), summed.
  */
 export const matmulKernel: KernelConfig = {
   kernelName: K.BatchMatMul,
   device: 'gpu',
-  kernelFunc: ([a, b]) => {
+  kernelFunc: acceptingMatrices(([a, b]) => {
     assertGpuDType(a!.dtype);
     const [B, , Kd] = a!.shape as [number, number, number];
     let acc: Tensor | null = null;
@@ -181,5 +182,5 @@ export const matmulKernel: KernelConfig = {
       } else acc = part;
     }
     return [acc!];
-  },
+  }),
 };
