@@ -104,6 +104,16 @@ function evict(keep: number): void {
  * of a 1M-element add). The memory is never detached (a shared memory's old buffers stay
  * valid when it grows), so such a view stays usable as any other typed array.
  *
+ * Smaller float32 storages keep buffers of their own (Note [Caching allocator]), which a wasm
+ * kernel copies in and out. Below 16 KiB only matmul and conv operands are copied: elementwise
+ * ops, sums and softmax of fewer than 4096 floats run in TypeScript. From 16 to 64 KiB the
+ * kernels do not need the copy (in place, an add or sum of 4K-16K floats took 0.4-0.7 times
+ * as long; 2-core machine at load 11-15); what keeps those storages out is identity: a storage
+ * in the memory has the whole memory as its `data.buffer`, so code that tells two storages
+ * apart by their buffers (autograd's spec that a saved tensor's storage is not reused does)
+ * would take any two for one. The floor can come down to 16 KiB once such code compares byte
+ * offsets as well.
+ *
  * Blocks are carved from the end of the memory (WasmHeap.carve), 64-byte aligned and padded
  * so a SIMD loop may run over a block's tail, in the buckets of Note [Caching allocator]. A
  * freed block joins the heap's free blocks, which are cut to serve smaller requests and
