@@ -1,7 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Deadlines } from './deadlines.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// The clock is fake (timers and performance.now): with real timers a loaded machine resumed the
+// first sleep(25) of the ordering spec past 30 ms, so call 5 (opened then, 10 ms) was due after
+// call 1 (40 ms from the start) and expired after it, [2, 4, 1, 5] (7 of 25 runs at load 12).
+// Deadlines' order is a matter of the deadlines it was given, not of how late the test resumed.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+const sleep = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 /** Deadlines over a set of pending ids, recording what expired and when. */
 function harness() {
