@@ -102,6 +102,13 @@ describe('reliability', () => {
       header: { type: 0x237, id: 11 },
       payload: { message: expect.stringContaining('SCRIPT_RET is not a request') },
     });
+    // text that is not UTF-8 decodes to bytes that are no message: dropped, like any garbage
+    expect(r!.answers[6]).toBe('no answer');
+    // a call that arrives as text is read as the call it carries (answered as any from the intruder)
+    expect(r!.answers[7]).toMatchObject({
+      header: { type: 0x237, id: 12 },
+      payload: { message: expect.stringContaining("request from an unknown worker 'intruder'") },
+    });
     expect(r!.errors).toBeGreaterThan(0);
   }, 30000);
 

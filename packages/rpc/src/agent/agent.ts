@@ -3,6 +3,7 @@ import { LINGER_MS, openDealer, openRouter } from './sockets.js';
 import { startZap } from './zap.js';
 import { RpcError } from '../errors.js';
 import { splitBatch } from '../messages/batch.js';
+import { fromWire } from '../messages/textFrames.js';
 import { decodeHeader, decodeMessage, encodeMessage, type Message, type OutgoingMessage } from '../messages/message.js';
 import { MessageType, messageKind, messageTypeName } from '../messages/messageType.js';
 import { endOfTurn } from './endOfTurn.js';
@@ -328,9 +329,10 @@ export class Agent {
     await this.routerQueue.send(out, identity).catch(() => {});
   }
 
-  /** The messages of one received ZeroMQ message (Note [Batched messages]); a bad batch is reported and dropped. */
+  /** The messages of one received ZeroMQ message (Note [Batched messages], Note [Small frames travel as text]); a bad batch is reported and dropped. */
   private split(received: Uint8Array[]): Uint8Array[][] {
     try {
+      if (received.length > 0) received[0] = fromWire(received[0]!);
       return splitBatch(received);
     } catch (e) {
       this.opts.onProtocolError(e as RpcError);

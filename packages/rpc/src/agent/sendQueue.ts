@@ -1,5 +1,6 @@
 import type { Dealer, Router } from 'zeromq';
 import { MAX_BATCH, batchFrames } from '../messages/batch.js';
+import { toWire } from '../messages/textFrames.js';
 
 interface OpenBatch {
   messages: Uint8Array[];
@@ -31,7 +32,7 @@ export class SendQueue {
     const key = this.keyOf(identity);
     if (frames.length !== 1 || !this.batch) {
       this.open.delete(key);
-      return this.enqueue(identity === undefined ? frames : [identity, ...frames]);
+      return this.enqueue(frames, identity);
     }
     const batch = this.open.get(key);
     if (batch && batch.messages.length < MAX_BATCH) {
@@ -42,9 +43,8 @@ export class SendQueue {
     this.open.set(key, fresh);
     fresh.sent = this.enqueue(() => {
       if (this.open.get(key) === fresh) this.open.delete(key);
-      const parts = fresh.messages.length === 1 ? fresh.messages : batchFrames(fresh.messages);
-      return identity === undefined ? parts : [identity, ...parts];
-    });
+      return fresh.messages.length === 1 ? fresh.messages : batchFrames(fresh.messages);
+    }, identity);
     return fresh.sent;
   }
 
@@ -63,8 +63,15 @@ export class SendQueue {
     return this.tail;
   }
 
-  private enqueue(frames: Uint8Array[] | (() => Uint8Array[])): Promise<void> {
-    const next = this.tail.then(() => this.socket.send(typeof frames === 'function' ? frames() : frames));
+  /** Sends a message's frames after everything queued before them, its first frame as text where that is cheaper (Note [Small frames travel as text]). */
+  private enqueue(frames: Uint8Array[] | (() => Uint8Array[]), identity: Uint8Array | undefined): Promise<void> {
+    const next = this.tail.then(() => {
+      const parts = typeof frames === 'function' ? frames() : frames;
+      const wire: (Uint8Array | string)[] = identity === undefined ? [] : [identity];
+      wire.push(toWire(parts[0]!));
+      for (let i = 1; i < parts.length; i++) wire.push(parts[i]!);
+      return this.socket.send(wire);
+    });
     this.tail = next.catch(() => {});
     return next;
   }

@@ -50,7 +50,7 @@ export type OutgoingMessage<T extends MessageType = MessageType> = T extends Mes
   : never;
 
 /** Wire format version (byte 0 of every message). */
-export const WIRE_VERSION = 5;
+export const WIRE_VERSION = 6;
 /** Bytes of the fixed header in front of the payload. */
 export const HEADER_BYTES = 12;
 /** Message ids are int64 in PyTorch; here they stay safe integers (hi word < 2^21). */

@@ -13,6 +13,7 @@ import {
   MessageType,
 } from '@wiregrad/rpc/internal';
 import { HEADER_BYTES, writeHeader } from '../../messages/message.js';
+import { TEXT_MARKER, fromWire, toWire } from '../../messages/textFrames.js';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
 import { errorOf } from '@wiregrad/test-helpers';
 
@@ -43,10 +44,12 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
   const raw = new Dealer({ routingId: 'intruder', linger: 0, receiveTimeout: 1000 });
   raw.connect(rpcState().agent.address);
   const answers: unknown[] = [];
-  const ask = async (frames: Uint8Array[]) => {
+  const ask = async (frames: (Uint8Array | string)[]) => {
     await raw.send(frames);
     try {
-      const reply = decodeMessage(await raw.receive(), { deviceMap: {}, peer: 0 });
+      const [first, ...rest] = await raw.receive();
+      // answers over 128 bytes arrive as text (Note [Small frames travel as text])
+      const reply = decodeMessage([fromWire(first!), ...rest], { deviceMap: {}, peer: 0 });
       answers.push({ header: { type: reply.type, id: reply.id }, payload: reply.payload });
     } catch {
       answers.push('no answer');
@@ -63,6 +66,13 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
     await ask([handMade(MessageType.PYTHON_CALL, 9, new Uint8Array([0x92, 0x01]))]); // truncated payload
     await ask([handMade(MessageType.PYTHON_CALL, 10, new Uint8Array(128 * 1024))]); // oversized
     await ask([handMade(MessageType.SCRIPT_RET, 11, encode({ value: 1 }))]); // a response is not a request
+    // text (Note [Small frames travel as text]): bytes that are not UTF-8 behind the marker, then a call sent as text
+    await ask([new Uint8Array([TEXT_MARKER, 0xff, 0xfe, 0x80, 0xc3])]);
+    const [call] = encodeMessage(
+      { type: MessageType.PYTHON_CALL, id: 12, payload: { fn: 'ping', args: ['x'.repeat(300)] } },
+      { deviceMap: {}, peer: 0 },
+    );
+    await ask([toWire(call!)]);
   } finally {
     raw.close();
   }
