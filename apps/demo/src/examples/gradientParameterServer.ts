@@ -46,6 +46,8 @@ interface PendingUpdate {
 }
 
 let optimizer: SGD | null = null;
+/** irisModel()'s parameters, in order (looked up once: parameters() walks the module tree) */
+let params: Tensor[] = [];
 let schedule: lrScheduler.CosineAnnealingLR | null = null;
 let waitForGroup = false;
 const group = new Set<string>();
@@ -53,9 +55,7 @@ let pending: PendingUpdate[] = [];
 
 /** The parameters as the trainers get them: copies, so the next step's in-place update cannot reach an answer not yet sent. */
 function snapshot(): Tensor[] {
-  return irisModel()
-    .parameters()
-    .map((p) => p.detach().clone());
+  return params.map((p) => p.detach().clone());
 }
 
 /** Steps with the gradients in: at once (async), or once every member's are in or its missing members have gone (batch). */
@@ -64,12 +64,12 @@ function stepWhenComplete(): void {
   if (waitForGroup) for (const t of group) if (!pending.some((u) => u.trainer === t)) return;
   const updates = pending;
   pending = [];
-  const params = irisModel().parameters();
   noGrad(() => {
     params.forEach((p, i) => {
+      // one trainer's gradients are used as they arrived: they are this server's own tensors
       let sum = updates[0]!.grads[i]!;
       for (const u of updates.slice(1)) sum = sum.add(u.grads[i]!);
-      p.grad = sum.div(updates.length);
+      p.grad = updates.length === 1 ? sum : sum.div(updates.length);
     });
   });
   optimizer!.step();
@@ -90,7 +90,8 @@ export function serveGradientUpdates(c: DemoConfig): void {
   waitForGroup = c.update === 'batch';
   register('ps.join', (trainer: string) => {
     if (!optimizer) {
-      optimizer = new SGD(irisModel(c.seed).parameters(), { lr: c.lr, momentum: 0.9 });
+      params = irisModel(c.seed).parameters();
+      optimizer = new SGD(params, { lr: c.lr, momentum: 0.9 });
       schedule = new lrScheduler.CosineAnnealingLR(optimizer, plannedSteps(c), { etaMin: c.lr / 20 });
     }
     group.add(trainer);

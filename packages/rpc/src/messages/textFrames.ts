@@ -33,9 +33,24 @@ export function toWire(frame: Uint8Array): Uint8Array | string {
   return MARKER_CHAR + Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength).toString('latin1');
 }
 
-/** A received first frame as it was sent: the bytes behind text (Note [Small frames travel as text]), else itself. */
+/**
+ * A received first frame as it was sent: the bytes behind text (Note [Small frames travel as
+ * text]), else itself. The UTF-8 of a Latin-1 character is itself below 0x80, else the two bytes
+ * 110000xx 10xxxxxx; bytes that are not such UTF-8 (a bad peer) still give bytes, which the
+ * message decoder then refuses.
+ */
 export function fromWire(frame: Uint8Array): Uint8Array {
   if (frame.byteLength === 0 || frame[0] !== TEXT_MARKER) return frame;
-  const text = Buffer.from(frame.buffer, frame.byteOffset + 1, frame.byteLength - 1).toString('utf8');
-  return Buffer.from(text, 'latin1');
+  const length = frame.byteLength;
+  const out = Buffer.allocUnsafe(length - 1);
+  let n = 0;
+  for (let i = 1; i < length; i++) {
+    const b = frame[i]!;
+    if (b < 0x80) out[n++] = b;
+    else {
+      i++;
+      out[n++] = ((b & 0x03) << 6) | (i < length ? frame[i]! & 0x3f : 0);
+    }
+  }
+  return out.subarray(0, n);
 }
