@@ -59,6 +59,8 @@ type FunctionClass = {
   backward(ctx: FunctionCtx, ...grads: never[]): Tensor | null | (Tensor | null)[];
 };
 
+const zerosFor = (m: InputMetadata): Tensor => zeros(m.shape as number[], { dtype: m.dtype, device: m.device });
+
 /** PyTorch's PyNode / BackwardCFunction: runs the class's backward and maps its results to the tensor arguments. */
 class CustomFunctionNode extends Node {
   constructor(
@@ -75,7 +77,6 @@ class CustomFunctionNode extends Node {
   }
 
   apply(grads: Grads): Grads {
-    const zerosFor = (m: InputMetadata) => zeros(m.shape as number[], { dtype: m.dtype, device: m.device });
     const g = grads.map((x, i) => x ?? (this.ctx.materializeGrads ? zerosFor(this.inputMetadata[i]!) : null));
     const result = (
       this.cls.backward as (ctx: FunctionCtx, ...grads: (Tensor | null)[]) => Tensor | null | (Tensor | null)[]

@@ -1,4 +1,4 @@
-import { type DType, DTYPES, Tensor, TensorError, device as toDevice, typedArrayFor } from '@wiregrad/tensor';
+import { type DType, DTYPES, Tensor, TensorError, type TypedArray, device as toDevice } from '@wiregrad/tensor';
 import { RpcError } from '../errors.js';
 
 /** What a tensor is inside a payload; its elements are tensor frame `i` of the message, or `b` (Note [Small tensors travel inline]). */
@@ -149,8 +149,20 @@ export function writeTensorRecord(r: WireTensor): Uint8Array {
 }
 
 /** The WireTensor in `data` (Note [Tensor records]); PROTOCOL for anything malformed. */
+/** The typed array over a received tensor's bytes, by dtype. */
+type ViewCtor = (new (buffer: ArrayBufferLike, byteOffset: number, length: number) => TypedArray) & {
+  readonly BYTES_PER_ELEMENT: number;
+};
+const VIEW_CTORS: Readonly<Record<DType, ViewCtor>> = {
+  float32: Float32Array,
+  float64: Float64Array,
+  int32: Int32Array,
+  bool: Uint8Array,
+};
+
+const bad = (what: string): RpcError => new RpcError('PROTOCOL', `bad tensor record in message: ${what}`);
+
 export function readTensorRecord(data: Uint8Array): WireTensor {
-  const bad = (what: string) => new RpcError('PROTOCOL', `bad tensor record in message: ${what}`);
   if (data.byteLength < FIXED_BYTES) throw bad(`${data.byteLength} bytes`);
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const dtype = DTYPES[data[0]!];
@@ -198,9 +210,8 @@ export function tensorFromFrame(
   const frame = b ?? frames[i!];
   if (!frame)
     throw new RpcError('PROTOCOL', `tensor frame ${i} is missing (message has ${frames.length} tensor frames)`);
-  const empty = typedArrayFor(dtype, 0);
-  const Ctor = empty.constructor as new (b: ArrayBufferLike, offset: number, length: number) => Float32Array;
-  const bytesPer = empty.BYTES_PER_ELEMENT;
+  const Ctor = VIEW_CTORS[dtype];
+  const bytesPer = Ctor.BYTES_PER_ELEMENT;
   const elements = strides ? spanOf(shape, strides) : shape.reduce((p, s) => p * s, 1);
   if (frame.byteLength !== elements * bytesPer) {
     throw new RpcError(
