@@ -179,11 +179,18 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
     let acceptedBefore = 0;
     const { es, proxies } = await proxiedRun({
       latencyMs: 20,
-      args: { rpcTimeout: RPC_TIMEOUT_S, trace: 1 },
+      // The ps holds turn 8 (trainer1's step 4) back for 2 s once trainer2 has finished turn 7. The
+      // forward cut is the first one after the pause, and by then trainer2's net.done answer has left
+      // proxy 0 (its delay line released it 2 s before the turn's answer), so trainer2 waits at the
+      // ps for turn 9 with nothing in flight. Cut on the first forward after trainer1's step 3, with
+      // no pause, trainer2's net.done answer was sometimes still in proxy 0 at the cut (its turn had
+      // just been released) and was lost with it: trainer2 failed with TIMEOUT during 'done' (load 16).
+      args: { rpcTimeout: RPC_TIMEOUT_S, trace: 1, pauseAtTurn: 8, pauseMs: 2000 },
       during: async (w, proxies) => {
-        await w[1]!.waitFor((l) => l.event === 'step' && l.step === 3, 60_000);
+        await w[0]!.waitFor((l) => l.event === 'paused', 60_000);
         acceptedBefore = proxies[0]!.stats.accepted;
-        // the next forward request (the call of net.forward, with x and its autograd metadata) is lost with the cut
+        // no trainer has a turn during the pause, so the next forward request (the call of net.forward,
+        // with x and its autograd metadata) is turn 8's, and it is lost with the cut
         const cut = proxies[0]!.cutOnNextData({ minBytes: 1, containing: 'net.forward', direction: 'up' });
         expect(await cut).toBe(2);
         cutAt = performance.now();
