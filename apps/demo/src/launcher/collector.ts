@@ -21,7 +21,9 @@ export class Collector {
     if (m.type === 'progress') this.view?.onProgress(m);
     else if (m.type === 'epoch') {
       this.view?.onEpoch(m);
-      this.epochs.set(m.label, [...(this.epochs.get(m.label) ?? []), m]);
+      let list = this.epochs.get(m.label);
+      if (!list) this.epochs.set(m.label, (list = []));
+      list.push(m);
     } else if (m.type === 'result') this.results.push(m);
     else this.stats.push(m);
   }
