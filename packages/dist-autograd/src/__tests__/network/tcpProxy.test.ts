@@ -70,6 +70,17 @@ const closeEvent = (s: Socket) =>
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Asserts that `value()` comes to be `expected`, polling: bytes forwarded after the proxy's
+ * latency reach the target when this process gets to run the proxy's timer and the target's
+ * read, which on a loaded machine can be well after a fixed sleep (`ms` only bounds a failure).
+ */
+async function eventually<T>(value: () => T, expected: T, ms = 3000): Promise<void> {
+  const end = performance.now() + ms;
+  while (value() !== expected && performance.now() < end) await sleep(1);
+  expect(value()).toBe(expected);
+}
+
 describe('TcpProxy (network test helper)', () => {
   const cleanup: (() => unknown)[] = [];
   afterEach(async () => {
@@ -198,9 +209,8 @@ describe('TcpProxy (network test helper)', () => {
     const receivedBefore = echo.received();
     const closed = closeEvent(a);
     const cut = proxy.cutOnNextData({ minBytes: 100 });
-    a.write('small'); // below minBytes: forwarded
-    await sleep(60);
-    expect(echo.received()).toBe(receivedBefore + 5);
+    a.write('small'); // below minBytes: forwarded (a fixed sleep(60) missed it at load 12, 1 of 30 runs)
+    await eventually(() => echo.received(), receivedBefore + 5);
     a.write(Buffer.alloc(200, 7));
     expect(await cut).toBe(1);
     expect((await closed).error).toBe('ECONNRESET');
