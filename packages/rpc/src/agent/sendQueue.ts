@@ -1,5 +1,5 @@
 import type { Dealer, Router } from 'zeromq';
-import { MAX_BATCH, batchFrames } from '../messages/batch.js';
+import { MAX_BATCH, batchFrames, isBatch } from '../messages/batch.js';
 import { toWire } from '../messages/textFrames.js';
 
 interface OpenBatch {
@@ -68,7 +68,8 @@ export class SendQueue {
     const next = this.tail.then(() => {
       const parts = typeof frames === 'function' ? frames() : frames;
       const wire: (Uint8Array | string)[] = identity === undefined ? [] : [identity];
-      wire.push(toWire(parts[0]!));
+      // a batch means the loop is busy sending: its wake-up is shared, transcoding would not be
+      wire.push(isBatch(parts[0]!) ? parts[0]! : toWire(parts[0]!));
       for (let i = 1; i < parts.length; i++) wire.push(parts[i]!);
       return this.socket.send(wire);
     });

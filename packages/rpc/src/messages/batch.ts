@@ -31,10 +31,15 @@ export function batchFrames(messages: readonly Uint8Array[]): Uint8Array[] {
   return [out];
 }
 
+/** Whether `frame` is a batch of messages (Note [Batched messages]) rather than one message's head. */
+export function isBatch(frame: Uint8Array): boolean {
+  return frame.byteLength > 0 && frame[0] === MARKER;
+}
+
 /** The messages inside one received ZeroMQ message: itself, or the members of a batch. */
 export function splitBatch(frames: Uint8Array[]): Uint8Array[][] {
   const first = frames[0];
-  if (first === undefined || first.byteLength === 0 || first[0] !== MARKER) return [frames];
+  if (first === undefined || !isBatch(first)) return [frames];
   if (frames.length !== 1) throw new RpcError('PROTOCOL', `a batch is one frame, got ${frames.length}`);
   const count = first.byteLength < MARKER_BYTES ? 0 : first[2]! | (first[3]! << 8);
   const view = new DataView(first.buffer, first.byteOffset, first.byteLength);

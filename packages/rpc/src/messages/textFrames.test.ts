@@ -19,7 +19,8 @@ describe('small frames travel as text (Note [Small frames travel as text])', () 
   });
 
   it('leaves frames zeromq.js copies anyway (<= 128 bytes) and big ones (> 16 KiB) as bytes', () => {
-    for (const n of [0, 1, 128, MAX_TEXT_BYTES + 1, 1 << 20]) expect(toWire(new Uint8Array(n))).toBeInstanceOf(Uint8Array);
+    for (const n of [0, 1, 128, MAX_TEXT_BYTES + 1, 1 << 20])
+      expect(toWire(new Uint8Array(n))).toBeInstanceOf(Uint8Array);
     for (const n of [129, 4096, MAX_TEXT_BYTES]) {
       const wire = toWire(new Uint8Array(n).fill(0xb7));
       expect(typeof wire).toBe('string');

@@ -9,11 +9,13 @@
  * as a buffer, 24-31 us as a string or as a 100-byte buffer (load 12). A string is copied
  * into ZeroMQ (as UTF-8) and freed by ZeroMQ itself, with no wake-up.
  *
- * So the first frame of a message (a head, Note [Message framing], or a batch, Note
- * [Batched messages]) of 129 to MAX_TEXT_BYTES bytes leaves as the string TEXT_MARKER +
- * its bytes as Latin-1 characters; ZeroMQ carries that string's UTF-8 bytes (a byte of 0x80
- * or more takes two), and the receiver turns them back into the frame. A first frame cannot
- * be mistaken for text: a head starts with WIRE_VERSION and a batch with 0xb7, never with
+ * So a message's head (Note [Message framing]) of 129 to MAX_TEXT_BYTES bytes leaves as the
+ * string TEXT_MARKER + its bytes as Latin-1 characters; ZeroMQ carries that string's UTF-8
+ * bytes (a byte of 0x80 or more takes two), and the receiver turns them back into the frame.
+ * A batch of messages (Note [Batched messages]) stays bytes: batches form while the sender is
+ * busy, when one wake-up serves many messages and transcoding only adds work (64 calls in
+ * flight ran at 0.95x raw zeromq's rate with batches as text). A first frame cannot be taken
+ * for text by mistake: a head starts with WIRE_VERSION and a batch with 0xb7, never with
  * TEXT_MARKER. Tensor frames (Note [Tensor frames]) are big by construction (Note [Small
  * tensors travel inline]) and stay zero-copy, where one wake-up per frame is cheap beside
  * not copying it; later frames are never text, so their first byte means nothing here.
@@ -27,7 +29,7 @@ const COPIED_BYTES = 128;
 
 const MARKER_CHAR = String.fromCharCode(TEXT_MARKER);
 
-/** `frame` as zeromq.js should get it: text when Note [Small frames travel as text] says so. */
+/** A message head as zeromq.js should get it: text when Note [Small frames travel as text] says so. */
 export function toWire(frame: Uint8Array): Uint8Array | string {
   if (frame.byteLength <= COPIED_BYTES || frame.byteLength > MAX_TEXT_BYTES) return frame;
   return MARKER_CHAR + Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength).toString('latin1');
