@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Dealer } from 'zeromq';
 import { splitBatch } from '../messages/batch.js';
+import { fromWire } from '../messages/textFrames.js';
 import { SendQueue } from './sendQueue.js';
 
 /** A socket whose send takes a turn of the event loop, recording what it was handed. */
-function fakeSocket(): { socket: Dealer; sent: Uint8Array[][] } {
-  const sent: Uint8Array[][] = [];
+function fakeSocket(): { socket: Dealer; sent: (Uint8Array | string)[][] } {
+  const sent: (Uint8Array | string)[][] = [];
   let busy = false;
   const socket = {
-    send: async (frames: Uint8Array[]) => {
+    send: async (frames: (Uint8Array | string)[]) => {
       if (busy) throw new Error('Socket is busy writing');
       busy = true;
       await new Promise((r) => setImmediate(r));
@@ -29,7 +30,7 @@ describe('SendQueue', () => {
     const rest = [2, 3, 4].map((n) => q.send([msg(n)]));
     await Promise.all([first, ...rest]);
     expect(sent.length).toBe(1);
-    expect(splitBatch(sent[0]!)).toEqual([[msg(1)], [msg(2)], [msg(3)], [msg(4)]]);
+    expect(splitBatch(sent[0] as Uint8Array[])).toEqual([[msg(1)], [msg(2)], [msg(3)], [msg(4)]]);
     await q.send([msg(5)]);
     expect(sent[1]).toEqual([msg(5)]);
   });
@@ -63,5 +64,22 @@ describe('SendQueue', () => {
       [65, [1, 3]],
       [66, [2, 4]],
     ]);
+  });
+
+  it('hands a lone head of 129 bytes or more over as text, a batch and tensor frames as bytes (Note [Small frames travel as text])', async () => {
+    const { socket, sent } = fakeSocket();
+    const q = new SendQueue(socket);
+    const head = new Uint8Array(300).map((_, i) => (i * 7) % 256);
+    const tensorFrame = new Uint8Array(300).fill(0x74);
+    await q.send([head, tensorFrame]);
+    const [text, frame] = sent[0]!;
+    expect(typeof text).toBe('string');
+    expect([...fromWire(new Uint8Array(Buffer.from(text as string, 'utf8')))]).toEqual([...head]);
+    expect(frame).toBe(tensorFrame);
+    // sent in one turn: one batch, handed over as bytes
+    await Promise.all([q.send([head]), q.send([head]), q.send([head])]);
+    expect(sent.length).toBe(2);
+    expect(sent[1]![0]).toBeInstanceOf(Uint8Array);
+    expect(splitBatch(sent[1] as Uint8Array[])).toEqual([[head], [head], [head]]);
   });
 });
