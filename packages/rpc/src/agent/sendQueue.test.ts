@@ -41,7 +41,9 @@ describe('SendQueue', () => {
     await Promise.all(
       Array.from({ length: 50 }, (_, i) => (i % 7 === 0 ? q.send([msg(i), new Uint8Array(4)]) : q.send([msg(i)]))),
     );
-    expect(sent.flatMap((frames) => splitBatch(frames)).filter((m) => m.length === 1).length).toBe(50 - 8);
+    expect(sent.flatMap((frames) => splitBatch(frames as Uint8Array[])).filter((m) => m.length === 1).length).toBe(
+      50 - 8,
+    );
   });
 
   it('keeps per-destination order: a message with tensor frames closes the open batch', async () => {
@@ -49,7 +51,7 @@ describe('SendQueue', () => {
     const q = new SendQueue(socket);
     const id = new Uint8Array([65]);
     await Promise.all([q.send([msg(1)], id), q.send([msg(2), new Uint8Array(4)], id), q.send([msg(3)], id)]);
-    const order = sent.map((frames) => splitBatch(frames.slice(1)).map((m) => m[0]![0]));
+    const order = sent.map((frames) => splitBatch(frames.slice(1) as Uint8Array[]).map((m) => m[0]![0]));
     expect(order).toEqual([[1], [2], [3]]);
     expect(sent.every((frames) => frames[0] === id)).toBe(true);
   });
@@ -59,7 +61,10 @@ describe('SendQueue', () => {
     const q = new SendQueue(socket);
     const [a, b] = [new Uint8Array([65]), new Uint8Array([66])];
     await Promise.all([q.send([msg(1)], a), q.send([msg(2)], b), q.send([msg(3)], a), q.send([msg(4)], b)]);
-    const byDest = sent.map((frames) => [frames[0]![0], splitBatch(frames.slice(1)).map((m) => m[0]![0])]);
+    const byDest = sent.map((frames) => [
+      frames[0]![0],
+      splitBatch(frames.slice(1) as Uint8Array[]).map((m) => m[0]![0]),
+    ]);
     expect(byDest).toEqual([
       [65, [1, 3]],
       [66, [2, 4]],

@@ -47,8 +47,21 @@ describe('mm: two matrices straight through BatchMatMul (Note [Matrices through 
     const a = randn([3, 5], { dtype: 'float64' });
     const b = randn([5, 2], { dtype: 'float64' });
     expectClose(mm(a, b).toTypedArray(), reference(a, b), 1e-12);
-    const i = tensor([[1, -2, 3], [40, 5, -6]], { dtype: 'int32' });
-    const j = tensor([[7, 8], [-9, 10], [11, 120]], { dtype: 'int32' });
+    const i = tensor(
+      [
+        [1, -2, 3],
+        [40, 5, -6],
+      ],
+      { dtype: 'int32' },
+    );
+    const j = tensor(
+      [
+        [7, 8],
+        [-9, 10],
+        [11, 120],
+      ],
+      { dtype: 'int32' },
+    );
     expect(mm(i, j).dtype).toBe('int32');
     expect([...mm(i, j).toTypedArray()]).toEqual(reference(i, j));
   });

@@ -6,12 +6,13 @@ import { Tensor } from '../tensor.js';
  * mm is BatchMatMul on two matrices: [M,K] @ [K,N] -> [M,N], one kernel call and one graph node,
  * as PyTorch's mm. It used to add a batch dim to each operand and drop it from the product
  * with three view ops, each a kernel call and, under autograd, a node of its own on the way
- * forward and back: more time than a small product itself. A device's kernel still computes
- * [B,M,K] @ [B,K,N]; `acceptingMatrices` gives it batch-of-one views made here, outside
- * runKernel (so nothing records them), and releases them before it returns.
+ * forward and back: more time than a small product itself. A kernel that indexes the operands
+ * itself (the cpu's TypeScript and wasm gemms) reads two matrices as a batch of one through
+ * `asBatch`, a matrix's batch stride being 0; a kernel written for [B,M,K] @ [B,K,N] only (the
+ * gpu's) is wrapped in `acceptingMatrices`, which gives it batch-of-one views made outside
+ * runKernel (so nothing records them) and releases them before it returns.
  */
-/** `t` [M,K] as a [1,M,K] view, made without a kernel call (dispose it when done). */
-export function batchOfOne(t: Tensor): Tensor {
+function batchOfOne(t: Tensor): Tensor {
   return new Tensor(t.storage, [1, ...t.shape], [0, ...t.strides], t.offset);
 }
 

@@ -5,7 +5,10 @@ import { wasmMatmul } from '../wasm/wasmMatmul.js';
 import { asBatch } from '../../matrixProducts.js';
 import { gemm } from './gemm.js';
 
-/** BatchMatMul: [B,M,K] @ [B,K,N] -> [B,M,N] (or two matrices) in the inputs' dtype; any strides (a stride-0 batch broadcasts). */
+/**
+ * BatchMatMul: [B,M,K] @ [B,K,N] -> [B,M,N], or two matrices (Note [Matrices through BatchMatMul]), in the
+ * inputs' dtype; any strides (a stride-0 batch broadcasts).
+ */
 export const matmulKernel: KernelConfig = {
   kernelName: K.BatchMatMul,
   device: 'cpu',

@@ -161,9 +161,9 @@ function matmulMeta(a: Tensor, b: Tensor, k0: number): number[] {
 }
 
 /**
- * BatchMatMul [B,M,K] @ [B,K,N] (or two matrices, Note [Matrices through BatchMatMul]) on the gpu: any strides (broadcast batches, transposes), accumulated
- * in float32 (Note [Tiled gpu matmul]). K is taken in slices of MAX_LOOP (gpu.js silently cuts longer
- * loops), summed.
+ * BatchMatMul [B,M,K] @ [B,K,N] on the gpu (two matrices as a batch of one, Note [Matrices through
+ * BatchMatMul]): any strides (broadcast batches, transposes), accumulated in float32 (Note [Tiled
+ * gpu matmul]). K is taken in slices of MAX_LOOP (gpu.js silently cuts longer loops), summed.
  */
 export const matmulKernel: KernelConfig = {
   kernelName: K.BatchMatMul,
