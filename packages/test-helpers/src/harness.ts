@@ -1,7 +1,35 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Worker } from 'node:worker_threads';
 
-export function freePort(): Promise<number> {
+/** The lowest port the kernel hands out by itself (Linux: ip_local_port_range; elsewhere IANA's 49152). */
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(low) && low > 0) return low;
+  } catch {
+    // not Linux
+  }
+  return 49152;
+}
+
+/** The lowest port freePort picks: above the well-known and commonly configured service ports. */
+const LOWEST = 10_000;
+/** Ports this process has handed out: never twice. */
+const handedOut = new Set<number>();
+
+/** Whether a server can listen on `port` of 127.0.0.1 now (nothing else is bound there). */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+/** A port the kernel picks (listen on port 0), from its ephemeral range. */
+function kernelPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();
@@ -11,6 +39,43 @@ export function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * A TCP port of 127.0.0.1 that is free now and that this process has not handed out before,
+ * for a listener opened later by another thread or process (rank 0's rendezvous store, a
+ * worker's listen address): nothing holds the port in between. So it is picked at random
+ * below the kernel's ephemeral range, where nothing else on the machine gets a port without
+ * asking for that very number. A port the kernel picked (listen on port 0, close, hand it
+ * out, as this did before) is one of the ports the kernel gives every other bind to port 0
+ * (every RPC agent's listen socket, a spec's proxy) and every outgoing connection: with
+ * several suites running at once one of those took it before the store bound it ('rank 0
+ * cannot serve the rendezvous at tcp://127.0.0.1:34309: Address already in use', a
+ * dist-autograd run beside two rpc runs, load 15). The port after the one returned is below
+ * the range too (rpc's reinit scenario meets again on port + 1). Where there is no room below
+ * the range, or no free port there, the kernel picks.
+ */
+export async function freePort(): Promise<number> {
+  const highest = ephemeralLow() - 2;
+  for (let tries = 0; tries < 50 && highest - LOWEST >= 1000; tries++) {
+    const port = LOWEST + Math.floor(Math.random() * (highest - LOWEST + 1));
+    if (handedOut.has(port) || !(await canListen(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  for (;;) {
+    const port = await kernelPort();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+}
+
+/** `n` distinct ports, each as freePort picks it. */
+export async function freePorts(n: number): Promise<number[]> {
+  const ports: number[] = [];
+  for (let i = 0; i < n; i++) ports.push(await freePort());
+  return ports;
 }
 
 export interface WorkerSpec {

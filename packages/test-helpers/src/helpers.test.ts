@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { tensor } from '@wiregrad/tensor';
-import { errorOf, freePort, plain, runWorkers } from './index.js';
+import { errorOf, freePort, freePorts, plain, runWorkers } from './index.js';
 
 const echo = new URL('./__tests__/echo.ts', import.meta.url);
 
@@ -51,5 +53,27 @@ describe('errorOf, plain, freePort', () => {
     const port = await freePort();
     expect(port).toBeGreaterThan(0);
     expect(port).toBeLessThan(65536);
+    const srv = createServer();
+    await new Promise<void>((resolve, reject) => {
+      srv.once('error', reject);
+      srv.listen(port, '127.0.0.1', resolve);
+    });
+    await new Promise((r) => srv.close(r));
+  });
+
+  it('freePort and freePorts never give a port twice, and (on Linux) keep below the ephemeral range, with the next port too', async () => {
+    const ports = [await freePort(), ...(await freePorts(20))];
+    expect(new Set(ports).size).toBe(21);
+    let low: number | null = null;
+    try {
+      low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    } catch {
+      // not Linux
+    }
+    if (low !== null && low - 2 - 10_000 >= 1000)
+      for (const port of ports) {
+        expect(port).toBeGreaterThanOrEqual(10_000);
+        expect(port + 1).toBeLessThan(low);
+      }
   });
 });

@@ -3,7 +3,7 @@
 // It depends on @wiregrad/tensor only: the packages whose specs use it devDepend on it, so its
 // importing one of them would be a cycle; a scenario thread's RPC teardown comes from the
 // caller (WorkerSpec.teardown).
-export { freePort, runWorkers, type WorkerSpec } from './harness.js';
+export { freePort, freePorts, runWorkers, type WorkerSpec } from './harness.js';
 export type { ScenarioContext } from './scenario.js';
 export { errorOf, plain, sleep, type ErrorInfo } from './util.js';
 export { runProcess, type ProcessRun, type RunProcessOptions } from './runProcess.js';
