@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePorts } from '@wiregrad/test-helpers';
 import {
   exits,
-  freePorts,
   loopbackRun,
   median,
   okResult,
@@ -52,6 +52,7 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
   }) {
     const ranks = [0, 1, 2];
     // every port picked at once, so none of them is picked twice: the store, the relay, the workers, their proxies
+    // (below the kernel's ephemeral range: the workers bind theirs seconds later, once their processes run)
     const [store, relayPort, ...rest] = await freePorts(8);
     const ports = rest.slice(0, 3);
     const proxies = ports.map(
