@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../src/launcher/freePort.js';
+import { freePort } from '@wiregrad/test-helpers';
 import { alive, demoCommand, demoDir, runDemo } from './runDemo.js';
 
 describe('demo end to end (real processes, real ZeroMQ)', () => {
@@ -49,7 +49,7 @@ describe('demo when a trainer dies and a replacement joins (Note [Trainers compu
   it.each(['async', 'batch'])(
     '--update %s: kill -9 of trainer 1 in epoch 2: the server says so and trains on; a trainer started with --join takes its place; the run finishes above 90 %%',
     async (update) => {
-      const port = await freePort('127.0.0.1');
+      const port = await freePort();
       const master = `tcp://127.0.0.1:${port}`;
       const node = (args: string[]) =>
         spawn(process.execPath, [...demoCommand, ...args], {

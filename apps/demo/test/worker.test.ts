@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../src/launcher/freePort.js';
+import { freePort } from '@wiregrad/test-helpers';
 import { demoCommand, demoDir } from './runDemo.js';
 
 /** `pnpm demo worker ...` started by hand (no launcher, no IPC channel), its output gathered. */
@@ -28,7 +28,7 @@ async function printed(p: { out: string; child: ChildProcess }, pattern: RegExp,
 
 describe('pnpm demo worker, started by hand (workers on several machines)', () => {
   it('a trainer started first says every few seconds that it waits for rank 0; rank 0 says where it waits for how many; then the group trains', async () => {
-    const master = `tcp://127.0.0.1:${await freePort('127.0.0.1')}`;
+    const master = `tcp://127.0.0.1:${await freePort()}`;
     const out = mkdtempSync(join(tmpdir(), 'wiregrad-worker-'));
     const common = ['--workers', '3', '--master', master, '--epochs', '2', '--seed', '1', '--out', out];
     const started: ReturnType<typeof worker>[] = [];
