@@ -59,9 +59,10 @@ export async function freePort(): Promise<number> {
   const highest = ephemeralLow() - 2;
   for (let tries = 0; tries < 50 && highest - LOWEST >= 1000; tries++) {
     const port = LOWEST + Math.floor(Math.random() * (highest - LOWEST + 1));
-    if (handedOut.has(port) || !(await canListen(port))) continue;
-    handedOut.add(port);
-    return port;
+    if (handedOut.has(port)) continue;
+    handedOut.add(port); // before the check: a concurrent call must not pick it meanwhile
+    if (await canListen(port)) return port;
+    handedOut.delete(port);
   }
   for (;;) {
     const port = await kernelPort();

@@ -61,9 +61,9 @@ describe('errorOf, plain, freePort', () => {
     await new Promise((r) => srv.close(r));
   });
 
-  it('freePort and freePorts never give a port twice, and (on Linux) keep below the ephemeral range, with the next port too', async () => {
-    const ports = [await freePort(), ...(await freePorts(20))];
-    expect(new Set(ports).size).toBe(21);
+  it('freePort and freePorts never give a port twice, concurrent calls included, and (on Linux) keep below the ephemeral range, with the next port too', async () => {
+    const ports = [...(await Promise.all(Array.from({ length: 10 }, () => freePort()))), ...(await freePorts(10))];
+    expect(new Set(ports).size).toBe(20);
     let low: number | null = null;
     try {
       low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
