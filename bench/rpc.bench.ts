@@ -6,6 +6,7 @@ import { backward, context, getGradients } from '@wiregrad/dist-autograd';
 import { getRpcStats, initRpc, rpcAsync, rpcSync, shutdown } from '@wiregrad/rpc/internal';
 import { freePort } from '@wiregrad/test-helpers';
 import { compare, printRows, type Row } from './report.js';
+import { torchRpcTimes } from './torchRpcPeer.js';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -49,6 +50,20 @@ function distRound(fn: string, x: Tensor, w: Tensor): Promise<unknown> {
     const y = await rpcSync<Tensor>(1, fn, [x, w]);
     await backward(id, [y.sum()]);
     return getGradients(id).get(x);
+  });
+}
+
+/**
+ * Note [A round's floor]
+ * A distributed round is two round trips (the forward call; the gradients and their answer),
+ * so two bare rpcSync calls of nothing inside a context, with no tensor and no graph, are what
+ * any round costs on this machine before the first byte of autograd: printed beside the round
+ * as a multiple of the raw zeromq round trip, the part of a round that is messaging, not work.
+ */
+function bareRound(): Promise<unknown> {
+  return context(async () => {
+    await rpcSync(1, 'echo', [1]);
+    await rpcSync(1, 'echo', [1]);
   });
 }
 
@@ -122,9 +137,12 @@ export async function run(): Promise<Row[]> {
   const wBig = rand([4 * 1024 * 1024]);
   const rounds: [string, number, () => Promise<unknown>][] = [
     ['one hop', 2000, () => distRound('affine', x, w)],
+    // what any round costs before autograd: see Note [A round's floor]
+    ['floor: two bare rpcSync calls in a context (no tensor, no autograd)', 2000, () => bareRound()],
     ['two hops (a UDF on callee calls callee2)', 1000, () => distRound('hop', x, w)],
     ['one hop, 16 MiB tensors', 10, () => distRound('affine', xBig, wBig)],
   ];
+  let oneHopMs = NaN;
   for (const [name, n, round] of rounds) {
     // See Note [Steady-state rounds]: with 500 warm-up rounds a one-hop round measured 1.25 ms, with 2000 0.73 ms (load 7)
     for (let i = 0; i < Math.max(3, 1.5 * n); i++) await round();
@@ -134,23 +152,42 @@ export async function run(): Promise<Row[]> {
     console.log(
       `  ${name}: ${(1000 / roundMs).toFixed(0)} rounds/s, ${roundMs.toFixed(3)} ms each (median) = ${(roundMs / rawRt).toFixed(1)}x raw zeromq's round trip, ${(roundMs / oursRt).toFixed(1)}x rpcSync's; the caller sends ${messages.toFixed(1)} messages per round`,
     );
-    if (name === 'one hop')
-      rows.push(
-        compare(
-          'distributed round, one hop (median)',
-          ['rpc round', roundMs],
-          ['3x raw zeromq round trip', 3 * rawRt],
-          1,
-        ),
-      );
+    if (name !== 'one hop') continue;
+    oneHopMs = roundMs;
+    rows.push(
+      compare(
+        'distributed round, one hop (median)',
+        ['rpc round', roundMs],
+        ['3x raw zeromq round trip', 3 * rawRt],
+        1,
+      ),
+    );
   }
-  console.log(
-    '  targets: >= 1000 rounds/s and <= 3x raw zeromq round trip (PyTorch 1.13 TensorPipe: ~960 rounds/s, 4-6x a raw round trip)',
-  );
+  console.log('  targets: >= 1000 rounds/s and <= 3x raw zeromq round trip');
 
   raw.close();
   await shutdown({ timeout: 30 });
   await Promise.all(callees.map((c) => new Promise((r) => c.once('exit', r))));
+
+  // PyTorch after ours, in the same run: a caller and a callee process over TensorPipe
+  const torch = await torchRpcTimes(2000);
+  if ('skipped' in torch) console.log(`  PyTorch peer skipped: no python here imports torch (${torch.skipped})`);
+  else {
+    console.log(
+      `  PyTorch ${torch.torch} (TensorPipe, two processes): rpc_sync ${(torch.echoMs * 1000).toFixed(0)} us = ${(torch.echoMs / rawRt).toFixed(1)}x raw zeromq's round trip; one-hop round ${(1000 / torch.roundMs).toFixed(0)} rounds/s, ${torch.roundMs.toFixed(3)} ms = ${(torch.roundMs / rawRt).toFixed(1)}x raw zeromq's round trip`,
+    );
+    rows.push(
+      compare('tiny call round trip vs PyTorch (median)', ['rpcSync', oursRt], ['PyTorch rpc_sync', torch.echoMs], 0),
+    );
+    rows.push(
+      compare(
+        'distributed round, one hop, vs PyTorch (median)',
+        ['rpc round', oneHopMs],
+        ['PyTorch', torch.roundMs],
+        0,
+      ),
+    );
+  }
   printRows('rpc (ZeroMQ, two threads of one process)', rows);
   return rows;
 }
