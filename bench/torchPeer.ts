@@ -11,7 +11,9 @@ const SCRIPT = fileURLToPath(new URL('./torchPeer.py', import.meta.url));
  */
 export const CHILD_ENV = { ...process.env, OMP_WAIT_POLICY: process.env.OMP_WAIT_POLICY ?? 'PASSIVE' };
 /** Debian's python3-torch lives under /usr/bin/python3; a pyenv (or venv) python3 on PATH may not have it. */
-export const PYTHONS = [process.env.WIREGRAD_BENCH_PYTHON, '/usr/bin/python3', 'python3'].filter((p): p is string => !!p);
+export const PYTHONS = [process.env.WIREGRAD_BENCH_PYTHON, '/usr/bin/python3', 'python3'].filter(
+  (p): p is string => !!p,
+);
 
 export type TorchCase = 'matmul512' | 'matmul1024' | 'add' | 'exp' | 'chain' | 'mlp';
 
