@@ -9,6 +9,7 @@ const suites: [string, () => Promise<{ run(): Promise<Row[] | void> }>][] = [
   ['memory', () => import('./memory.bench.js')],
   ['rpc', () => import('./rpc.bench.js')],
   ['manyWorkers', () => import('./manyWorkers.bench.js')],
+  ['ps', () => import('./ps.bench.js')],
   ['liveness', () => import('./liveness.bench.js')],
   ['gpu', () => import('./gpu.bench.js')],
 ];
