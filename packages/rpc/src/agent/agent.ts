@@ -13,6 +13,7 @@ import { Liveness, isHeartbeat } from './liveness.js';
 import { type Peer, type PeerSpec, checkSize, goneError } from './peer.js';
 import type { LeaveReason } from '../membership.js';
 import { exceptionPayload } from './remoteError.js';
+import { receiveEach } from './receiveEach.js';
 import { SendQueue } from './sendQueue.js';
 import { TrafficStats } from './trafficStats.js';
 import type { AgentOptions, Handler, Handlers } from './options.js';
@@ -25,7 +26,7 @@ export type { PeerSpec } from './peer.js';
  * Note [ZeroMQ agent]
  * One ROUTER per worker receives requests and answers them to the caller's identity; one
  * DEALER per peer (routingId = this worker's name) sends requests and receives responses.
- * Each socket has a `for await` receive loop; every frame set is decoded defensively
+ * Each socket has a receive loop (Note [Receive loops hold no message]); every frame set is decoded defensively
  * (Note [Message framing]) and dispatched on its MessageType. Requests are served at most
  * `numWorkerThreads` at a time; a request that fails answers EXCEPTION with the same id.
  * A request holds its slot until it answers, nested calls it awaits included: like sync UDFs
@@ -207,7 +208,8 @@ export class Agent {
 
   private async responseLoop(peer: Peer): Promise<void> {
     try {
-      for await (const received of peer.dealer) {
+      // See Note [Receive loops hold no message]
+      await receiveEach(peer.dealer, (received) => {
         this.liveness.heard(peer.info.name);
         for (const frames of this.split(received)) {
           let msg: Message;
@@ -222,7 +224,7 @@ export class Agent {
           }
           this.pending.settle(msg, peer.info, this.opts.onProtocolError);
         }
-      }
+      });
     } catch (e) {
       if (!this.closed && this.peers.get(peer.info.name) === peer) {
         this.opts.onProtocolError(
@@ -234,7 +236,8 @@ export class Agent {
 
   private async serveLoop(): Promise<void> {
     try {
-      for await (const [identity, ...received] of this.router) {
+      // See Note [Receive loops hold no message]
+      await receiveEach(this.router, ([identity, ...received]) => {
         // Note [Answer before re-arming]: zeromq.js answers more slowly while a receive is
         // pending on the same socket, so when the worker is idle a request that completes
         // within this turn is answered before the loop asks for the next one; under load
@@ -252,8 +255,8 @@ export class Agent {
             });
           else served = this.limiter.run(() => this.serve(identity!, name, frames));
         }
-        if (idle && served) await Promise.race([served, endOfTurn()]);
-      }
+        return idle && served ? Promise.race([served, endOfTurn()]) : undefined;
+      });
     } catch (e) {
       if (!this.closed)
         this.opts.onProtocolError(new RpcError('PROTOCOL', `receive loop ended: ${(e as Error).message}`));

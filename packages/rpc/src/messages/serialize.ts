@@ -101,25 +101,46 @@ const encoders: Encoder<CodecContext>[] = [];
 const decoders: Decoder<CodecContext>[] = [];
 let depth = 0;
 
+/**
+ * Note [Pooled codecs forget their message]
+ * A pooled encoder or decoder is handed the message's context (its tensors and frames) for one
+ * call and given an empty one back afterwards. Left in place, the context kept the last
+ * message's frames reachable until the next message at that depth: a received 16 MiB tensor
+ * frame stayed alive after its tensor was garbage, and zeromq.js, which reports every received
+ * frame to V8 as external memory until its Buffer is collected, made V8 run about one
+ * mark-compact per 16 MiB echo on each side (raw zeromq: one per two), each 3-16 ms on the
+ * round trip's path.
+ */
+const NO_CONTEXT: CodecContext = Object.freeze({
+  tensors: Object.freeze([]) as unknown as Tensor[],
+  frames: Object.freeze([]) as unknown as Uint8Array[],
+  deviceMap: Object.freeze({}),
+  peer: -1,
+});
+
 function pack(v: unknown, ctx: CodecContext): Uint8Array {
   const enc = (encoders[depth] ??= faithfulEncoder());
-  (enc as unknown as EncoderInternals).context = ctx;
+  const internals = enc as unknown as EncoderInternals;
+  internals.context = ctx;
   depth++;
   try {
     return enc.encodeSharedRef(v);
   } finally {
     depth--;
+    internals.context = NO_CONTEXT;
   }
 }
 
 function unpack(b: Uint8Array, ctx: CodecContext): unknown {
   const dec = (decoders[depth] ??= faithfulDecoder());
-  (dec as unknown as DecoderInternals).context = ctx;
+  const internals = dec as unknown as DecoderInternals;
+  internals.context = ctx;
   depth++;
   try {
     return dec.decode(b);
   } finally {
     depth--;
+    internals.context = NO_CONTEXT;
   }
 }
 
