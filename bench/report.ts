@@ -57,21 +57,23 @@ export function interleavedMedians(
  * number (a child process answering how long its call took) counts that number, so the
  * pipe's round trip is not charged to it; the others are timed here.
  */
-export async function interleavedMediansAsync(
-  fns: Record<string, () => unknown>,
+export async function interleavedMediansAsync<K extends string>(
+  fns: Record<K, () => unknown>,
   rounds: number,
   warmup = 2,
-): Promise<Record<string, number>> {
+): Promise<Record<K, number>> {
   const times: Record<string, number[]> = Object.fromEntries(Object.keys(fns).map((k) => [k, []]));
   for (let r = 0; r < warmup + rounds; r++) {
-    for (const [name, fn] of Object.entries(fns)) {
+    for (const [name, fn] of Object.entries<() => unknown>(fns)) {
       const start = performance.now();
       const result = fn();
       const ms = result instanceof Promise ? Number(await result) : performance.now() - start;
       if (r >= warmup) times[name]!.push(ms);
     }
   }
-  return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, v.sort((a, b) => a - b)[v.length >> 1]!]));
+  return Object.fromEntries(
+    Object.entries(times).map(([k, v]) => [k, v.sort((a, b) => a - b)[v.length >> 1]!]),
+  ) as Record<K, number>;
 }
 
 /** Compares ours with a peer; `minSpeedup` is the speedup (peer/ours) the issue asks for (0: no target, reported only). */

@@ -1,9 +1,8 @@
 // PyTorch's RPC and distributed autograd as a peer of `pnpm bench rpc`: bench/torchRpcPeer.py,
 // a caller and a callee process over TensorPipe, run once after ours in the same bench run.
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@wiregrad/test-helpers';
-import { CHILD_ENV, PYTHONS } from './torchPeer.js';
+import { runTorchScript } from './pythonPeer.js';
 
 const SCRIPT = fileURLToPath(new URL('./torchRpcPeer.py', import.meta.url));
 
@@ -15,29 +14,6 @@ export interface TorchRpcTimes {
 }
 
 /** Runs the PyTorch peer with the first python that has torch; `skipped` says why none did. */
-export async function torchRpcTimes(rounds: number): Promise<TorchRpcTimes | { skipped: string }> {
-  const reasons: string[] = [];
-  for (const python of PYTHONS) {
-    const port = await freePort();
-    const out = await new Promise<string>((resolve) => {
-      const child = spawn(python, [SCRIPT, String(port), String(rounds)], { env: CHILD_ENV });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.once('error', (e) => resolve(JSON.stringify({ error: e.message })));
-      child.once('exit', (code) => {
-        const last = stdout.trim().split('\n').pop() ?? '';
-        resolve(
-          last.startsWith('{')
-            ? last
-            : JSON.stringify({ error: `exited with ${code}: ${stderr.trim().split('\n').pop() ?? ''}` }),
-        );
-      });
-    });
-    const r = JSON.parse(out) as Partial<TorchRpcTimes> & { error?: string };
-    if (r.error === undefined && r.torch !== undefined) return r as TorchRpcTimes;
-    reasons.push(`${python}: ${r.error}`);
-  }
-  return { skipped: reasons.join('; ') };
+export function torchRpcTimes(rounds: number): Promise<TorchRpcTimes | { skipped: string }> {
+  return runTorchScript<TorchRpcTimes>(SCRIPT, async () => [String(await freePort()), String(rounds)]);
 }
