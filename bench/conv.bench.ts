@@ -1,6 +1,6 @@
 // Convolution on the cpu device vs tfjs-wasm (issue: conv/pool kernels): conv2d forward, and a
 // LeNet-5 training step (batch 64) in each framework, timed in turns in the same process.
-import type { Tensor as TfTensor, Tensor4D } from '@tensorflow/tfjs';
+import type { Scalar, Tensor as TfTensor, Tensor4D } from '@tensorflow/tfjs';
 import { conv2d, manualSeed, maxPool2d, randn, tensor, tidy, type Tensor } from '@wiregrad/autograd';
 import { crossEntropy } from '@wiregrad/nn';
 import { SGD } from '@wiregrad/nn/optim';
@@ -80,14 +80,14 @@ function tfLenetStep(tf: Tf): { step: () => void; dispose: () => void } {
   const [b1, b2, b3, b4, b5] = [6, 16, 120, 84, 10].map((n) => v([n]));
   const conv1 = tfConv(tf, 2);
   const conv2 = tfConv(tf, 0);
-  const x = tf.randomNormal<Tensor4D>([BATCH, 28, 28, 1]);
+  const x = tf.randomNormal([BATCH, 28, 28, 1]) as Tensor4D;
   const y = tf.oneHot(tf.tensor1d(labels, 'int32'), 10);
   const sgd = tf.train.sgd(LR);
   const loss = () => {
     let h = tf.maxPool(tf.relu((conv1(x, w1!) as Tensor4D).add<Tensor4D>(b1!)), 2, 2, 'valid');
     h = tf.maxPool(tf.relu((conv2(h, w2!) as Tensor4D).add<Tensor4D>(b2!)), 2, 2, 'valid');
     const f = h.reshape([BATCH, 400]).matMul(w3!).add(b3!).relu().matMul(w4!).add(b4!).relu().matMul(w5!).add(b5!);
-    return tf.losses.softmaxCrossEntropy(y, f) as TfTensor<'0'> as never;
+    return tf.losses.softmaxCrossEntropy(y, f) as Scalar;
   };
   return {
     step: () => {
@@ -107,8 +107,8 @@ export async function run(): Promise<Row[]> {
   // conv2d forward 64x3x32x32, 64 3x3 filters, padding 1, the result read back
   const x = randn([64, 3, 32, 32]);
   const w = randn([64, 3, 3, 3]);
-  const tx = tf.randomNormal<Tensor4D>([64, 32, 32, 3]);
-  const tw = tf.randomNormal<Tensor4D>([3, 3, 3, 64]);
+  const tx = tf.randomNormal([64, 32, 32, 3]) as Tensor4D;
+  const tw = tf.randomNormal([3, 3, 3, 64]) as Tensor4D;
   const conv = interleavedMedians(
     {
       ours: () => conv2d(x, w, null, { padding: 1 }).dispose(),
