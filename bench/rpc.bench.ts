@@ -150,7 +150,7 @@ export async function run(): Promise<Row[]> {
   const rounds: [string, number, () => Promise<unknown>][] = [
     ['one hop', 2000, () => distRound('affine', x, w)],
     // what any round costs before autograd: see Note [A round's floor]
-    ['floor: two bare rpcSync calls in a context (no tensor, no autograd)', 2000, () => bareRound()],
+    ['floor: two bare rpcSync calls in a context (no tensor, no autograd)', 2000, bareRound],
     ['two hops (a UDF on callee calls callee2)', 1000, () => distRound('hop', x, w)],
     ['one hop, 16 MiB tensors', 10, () => distRound('affine', xBig, wBig)],
   ];

@@ -7,10 +7,9 @@ export interface ReceivingSocket {
 /**
  * Note [Receive loops hold no message]
  * `for await (const frames of socket)` keeps the last message's frames in its suspended
- * frame until the next message arrives. zeromq.js reports every received frame above 128
- * bytes to V8 as external memory until its Buffer is collected, so a 16 MiB tensor frame kept
- * that way made V8 run about one mark-compact per 16 MiB echo on each side, each 3-16 ms on
- * the round trip's path (raw zeromq: about one per two echoes). receiveEach receives and
+ * frame until the next message arrives: a 16 MiB tensor frame stayed alive (and counted by
+ * V8 as external memory, which zeromq.js reports for every received frame above 128 bytes)
+ * long after its tensor was garbage, until the peer's next message. receiveEach receives and
  * handles each message in a call that has returned before the next receive is awaited, so a
  * waiting loop refers to no message. It ends when the socket is closed (zeromq.js' own
  * iterator ends the same way: EAGAIN from a closed socket) and rejects with any other error.

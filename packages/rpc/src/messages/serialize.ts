@@ -106,10 +106,8 @@ let depth = 0;
  * A pooled encoder or decoder is handed the message's context (its tensors and frames) for one
  * call and given an empty one back afterwards. Left in place, the context kept the last
  * message's frames reachable until the next message at that depth: a received 16 MiB tensor
- * frame stayed alive after its tensor was garbage, and zeromq.js, which reports every received
- * frame to V8 as external memory until its Buffer is collected, made V8 run about one
- * mark-compact per 16 MiB echo on each side (raw zeromq: one per two), each 3-16 ms on the
- * round trip's path.
+ * frame stayed alive after its tensor was garbage (a heap snapshot found it there; after
+ * forced GCs the process held 16 MiB more external memory than a raw zeromq echo's).
  */
 const NO_CONTEXT: CodecContext = Object.freeze({
   tensors: Object.freeze([]) as unknown as Tensor[],
