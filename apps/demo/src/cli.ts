@@ -69,8 +69,8 @@ options:
                    was started in, default ./out
   --train N        (mnist) training digits, default 9000
   --test N         (mnist) held-out digits, default 1000 (the package ships 10 000 in all)
-  --bench          aggregate training steps/s of the ps example with 1, 2 and 4 trainer processes
-                   (1500 epochs each unless --epochs says otherwise)
+  --bench          aggregate training steps/s of the ps example with 1, 2 and 4 trainer processes,
+                   three rounds taking turns, medians (1500 epochs each unless --epochs says otherwise)
   --rank N         (worker) this worker's rank (a joining trainer: whose share of the data it takes)
   --join           (worker) join the running group at --master (the parameter server keeps training
                    with the survivors when a trainer dies, and accepts a replacement this way)

@@ -1,3 +1,5 @@
+import type { SteadyTotals } from './report/stepClock.js';
+
 /** What a worker process reports to the launcher over the IPC channel (or prints when run alone). */
 export type WorkerReport =
   | {
@@ -31,7 +33,7 @@ export type WorkerReport =
       bytesSent: number;
       bytesReceived: number;
       /** the second half of the run's epochs (Note [Steady-state steps/s]) */
-      steady?: { steps: number; seconds: number };
+      steady?: SteadyTotals;
     };
 
 /** A progress bar redraws at most this often: per-step IPC would cost a fast trainer a good share of its step. */

@@ -39,7 +39,12 @@ export async function runWorkers(c: DemoConfig, quiet: boolean): Promise<Run> {
   };
 }
 
-/** Every trainer's steps per second, added up. */
 /** Steps/s of all trainers together, over the second half of each one's run where it has one (Note [Steady-state steps/s]). */
 export const aggregateStepsPerSec = (r: Run) =>
   r.stats.reduce((sum, s) => sum + (s.steady ?? s).steps / (s.steady ?? s).seconds, 0);
+
+/** Cpu seconds of the trainers' processes per step, over the second halves of their runs (NaN when none had one). */
+export function trainerCpuPerStep(r: Run): number {
+  const halves = r.stats.flatMap((s) => (s.steady ? [s.steady] : []));
+  return halves.reduce((sum, h) => sum + h.cpuSeconds, 0) / halves.reduce((sum, h) => sum + h.steps, 0);
+}

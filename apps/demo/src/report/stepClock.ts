@@ -9,19 +9,28 @@
  * same measure for 1, 2 and 4 trainers. The whole-run figure stays in every run's summary.
  * Even the second half of a 400-epoch run is early: 1, 2 and 4 trainers measured 1404-1467,
  * 1409-1457 and 1292-1324 steps/s over it, and 1437-1545, 1709-1815 and 2152-2180 over the
- * second half of 1500 epochs (load 0-4), so `--bench` trains 1500 epochs.
+ * second half of 1500 epochs (load 0-4), so `--bench` trains 1500 epochs. The second half also
+ * carries the cpu time the trainer's process spent in it (every thread: JavaScript, ZeroMQ's
+ * I/O thread, V8's helpers), which `--bench` divides by its steps.
  */
+/** The second half of a run (Note [Steady-state steps/s]): its steps, wall seconds and the process's cpu seconds. */
+export interface SteadyTotals {
+  steps: number;
+  seconds: number;
+  cpuSeconds: number;
+}
+
 export class StepClock {
   private readonly t0 = performance.now();
   private steps = 0;
-  private half: { at: number; steps: number } | null = null;
+  private half: { at: number; steps: number; cpu: NodeJS.CpuUsage } | null = null;
 
   constructor(private readonly epochs: number) {}
 
   /** At the start of epoch `e` (1-based): the second half starts at epoch floor(epochs / 2) + 1. */
   epoch(e: number): void {
     if (this.epochs > 1 && e === Math.floor(this.epochs / 2) + 1)
-      this.half = { at: performance.now(), steps: this.steps };
+      this.half = { at: performance.now(), steps: this.steps, cpu: process.cpuUsage() };
   }
 
   step(): void {
@@ -32,11 +41,19 @@ export class StepClock {
     return this.steps / ((performance.now() - this.t0) / 1000);
   }
 
-  /** Steps and seconds of the whole run, and of its second half when there was one. */
-  totals(): { steps: number; seconds: number; steady?: { steps: number; seconds: number } } {
+  /** Steps and seconds of the whole run, and of its second half (with its cpu seconds) when there was one. */
+  totals(): { steps: number; seconds: number; steady?: SteadyTotals } {
     const now = performance.now();
     const whole = { steps: this.steps, seconds: (now - this.t0) / 1000 };
     if (!this.half) return whole;
-    return { ...whole, steady: { steps: this.steps - this.half.steps, seconds: (now - this.half.at) / 1000 } };
+    const cpu = process.cpuUsage(this.half.cpu);
+    return {
+      ...whole,
+      steady: {
+        steps: this.steps - this.half.steps,
+        seconds: (now - this.half.at) / 1000,
+        cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      },
+    };
   }
 }
