@@ -10,7 +10,7 @@ const EPOCHS = 1500;
 const DEMO = fileURLToPath(new URL('../apps/demo/src/main.ts', import.meta.url));
 const SCRIPT = fileURLToPath(new URL('./torchPsPeer.py', import.meta.url));
 
-/** Ours: the demo's own --bench, steps/s by trainer count. */
+/** Ours: the demo's own --bench, the median steps/s by trainer count. */
 async function oursStepsPerSec(): Promise<Map<number, number>> {
   const r = await output(process.execPath, [
     '--conditions=source',
@@ -22,6 +22,8 @@ async function oursStepsPerSec(): Promise<Map<number, number>> {
     String(EPOCHS),
   ]);
   if ('error' in r) throw new Error(`pnpm demo --bench ${r.error}`);
+  // each round's figures (Note [Interleaved bench rounds] in apps/demo), then the medians below
+  for (const line of r.stdout.match(/^round .*$/gm) ?? []) console.log(`  ${line}`);
   return new Map(
     [...r.stdout.matchAll(/^(\d+) trainers?: ([\d.]+) steps\/s in all$/gm)].map((m) => [Number(m[1]), Number(m[2])]),
   );
