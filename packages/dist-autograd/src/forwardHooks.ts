@@ -3,7 +3,6 @@ import {
   MessageType,
   type OutgoingMessage,
   type WorkerInfo,
-  checkedMessage,
   getWorkerInfo,
   outgoing,
   rpcState,
@@ -43,6 +42,15 @@ function wrap(ctx: DistAutogradContext, type: Wrapper, msg: OutgoingMessage, rel
   return outgoing(type, payload);
 }
 
+/**
+ * The message an RpcWithAutograd carries, under the wrapper's id. Decoding the wrapper checked
+ * this payload against its own type already (withAutograd in messages/payloads.ts), so it is
+ * not checked a second time.
+ */
+function wrappedMessage(id: number, w: RpcWithAutograd): Message {
+  return { type: w.wrappedType, id, payload: w.payload } as Message;
+}
+
 /** Attaches one RecvRpcBackward to the tensors that arrived requiring grad. */
 function attachRecv(ctx: DistAutogradContext, w: RpcWithAutograd): void {
   const tensors = tensorsRequiringGrad(w.payload);
@@ -66,7 +74,7 @@ export function unwrapResponse(_from: WorkerInfo, msg: Message): Message {
   const w = msg.payload;
   const ctx = getContainer().getOrCreateContext(w.metadata.contextId);
   attachRecv(ctx, w);
-  return checkedMessage({ type: w.wrappedType, id: msg.id, payload: w.payload });
+  return wrappedMessage(msg.id, w);
 }
 
 /** FORWARD_AUTOGRAD_REQ: record the recv side, run the wrapped call inside the context, wrap the answer. */
@@ -81,7 +89,7 @@ export async function onForwardRequest(
   ctx.addKnownWorkerId(w.fromWorkerId);
   attachRecv(ctx, w);
   const reply = await container.current.run(ctx.contextId, () =>
-    rpcState().agent.dispatch(checkedMessage({ type: w.wrappedType, id: msg.id, payload: w.payload }), from),
+    rpcState().agent.dispatch(wrappedMessage(msg.id, w), from),
   );
   ctx.touch();
   return wrap(ctx, MessageType.FORWARD_AUTOGRAD_RESP, reply);
