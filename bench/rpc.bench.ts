@@ -10,14 +10,25 @@ import { torchRpcTimes } from './torchRpcPeer.js';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function roundTrips(n: number, call: () => Promise<unknown>): Promise<number> {
+/**
+ * Note [Rounds are cpu-bound]
+ * Caller, callees and their ZeroMQ I/O threads are threads of this one process, so the
+ * process's cpu time per call is what a call costs the machine on both ends. On this 2-core VM
+ * it is about the call's wall time (a raw round trip: 150-200 us of wall time, ~160 us of cpu;
+ * a one-hop round: 680-970 us of wall time, 720-970 us of cpu): the threads take turns, and a
+ * round gets faster only by doing less work. strace counted twice a raw round trip's system
+ * calls in a round, so the rest is the JavaScript of both sides.
+ */
+async function roundTrips(n: number, call: () => Promise<unknown>): Promise<{ ms: number; cpuUs: number }> {
   const times: number[] = [];
+  const cpu0 = process.cpuUsage();
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
     await call();
     times.push(performance.now() - t0);
   }
-  return median(times);
+  const cpu = process.cpuUsage(cpu0);
+  return { ms: median(times), cpuUs: (cpu.user + cpu.system) / n };
 }
 
 /** `call` as interleavedMediansAsync times an asynchronous case: a promise of its milliseconds. */
@@ -159,8 +170,9 @@ export async function run(): Promise<Row[]> {
   console.log(
     `  16 MiB echo (both ways): ours ${(bytesPerSecond(oursBig) / 1e6).toFixed(0)} MB/s, raw ${(bytesPerSecond(rawBig) / 1e6).toFixed(0)} MB/s (ratio ${(rawBig / oursBig).toFixed(2)}, target >= 0.8); raw zeromq sending a 60-byte head frame before the 16 MiB, as every rpc message has one: ${(bytesPerSecond(rawHeadBig) / 1e6).toFixed(0)} MB/s (ours/that ${(rawHeadBig / oursBig).toFixed(2)})`,
   );
+  const rawCpu = await roundTrips(2000, () => rawCall(['x']));
   console.log(
-    `  round trip: ours ${(oursRt * 1000).toFixed(0)} us, raw ${(rawRt * 1000).toFixed(0)} us (ours/raw ${(oursRt / rawRt).toFixed(2)}, target <= 1.3)`,
+    `  round trip: ours ${(oursRt * 1000).toFixed(0)} us, raw ${(rawRt * 1000).toFixed(0)} us (ours/raw ${(oursRt / rawRt).toFixed(2)}, target <= 1.3); a raw round trip on its own: ${(rawCpu.ms * 1000).toFixed(0)} us, ${rawCpu.cpuUs.toFixed(0)} us of process cpu (Note [Rounds are cpu-bound])`,
   );
 
   // distributed rounds: forward, distributed backward, getGradients, leaving the context
@@ -181,10 +193,10 @@ export async function run(): Promise<Row[]> {
     // See Note [Steady-state rounds]: with 500 warm-up rounds a one-hop round measured 1.25 ms, with 2000 0.73 ms (load 7)
     for (let i = 0; i < Math.max(3, 1.5 * n); i++) await round();
     const sent0 = getRpcStats().messagesSent;
-    const roundMs = await roundTrips(n, round);
+    const { ms: roundMs, cpuUs } = await roundTrips(n, round);
     const messages = (getRpcStats().messagesSent - sent0) / n;
     console.log(
-      `  ${name}: ${(1000 / roundMs).toFixed(0)} rounds/s, ${roundMs.toFixed(3)} ms each (median) = ${(roundMs / rawRt).toFixed(1)}x raw zeromq's round trip, ${(roundMs / oursRt).toFixed(1)}x rpcSync's; the caller sends ${messages.toFixed(1)} messages per round`,
+      `  ${name}: ${(1000 / roundMs).toFixed(0)} rounds/s, ${roundMs.toFixed(3)} ms each (median) = ${(roundMs / rawRt).toFixed(1)}x raw zeromq's round trip, ${(roundMs / oursRt).toFixed(1)}x rpcSync's; the caller sends ${messages.toFixed(1)} messages per round; ${cpuUs.toFixed(0)} us of process cpu per round (Note [Rounds are cpu-bound])`,
     );
     if (name !== 'one hop') continue;
     oneHopMs = roundMs;
