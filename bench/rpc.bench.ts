@@ -145,13 +145,13 @@ export async function run(): Promise<Row[]> {
   // raw zeromq.js itself slows down with a small frame in front: fetching 16 MiB from a thread
   // took 8.4-11 ms as one frame and 12.5-16 ms as [60-byte head, 16 MiB], and V8 ran a
   // mark-compact for ~0.85 of such messages against ~0.34 of one-frame ones (the receiver's
-  // isolate, --trace-gc; the head after the 16 MiB was as fast as one frame). Those collections
-  // finish incremental markings that V8 starts for external memory, which zeromq.js reports for
-  // every received frame above 128 bytes. So the 16 MiB
-  // echo also prints raw zeromq with a head frame, the like-for-like floor for any message
-  // layout with a head in front. Putting our head last did not help our agent (A/B, load 2-4),
-  // nor did skipping the decoding of the message or registering no FinalizationRegistry entry
-  // for its storages: our receiver still ran about one mark-compact per 16 MiB message.
+  // isolate, --trace-gc, which gives "finalize incremental marking" as their reason; zeromq.js
+  // reports every received frame above 128 bytes to V8 as external memory). The head after the
+  // 16 MiB was as fast as one frame. So the 16 MiB echo also prints raw zeromq with a head frame
+  // in front, the like-for-like floor for our message layout. Putting our head last did not help
+  // our agent (A/B, load 2-4), nor did skipping the decoding of the message or registering no
+  // FinalizationRegistry entry for its storages: our receiver still ran about one mark-compact
+  // per 16 MiB message.
   const head = 'h'.repeat(60);
   const {
     raw: rawBig,

@@ -1,3 +1,10 @@
+/** The second half of a run (Note [Steady-state steps/s]): its steps, wall seconds and the process's cpu seconds. */
+export interface SteadyTotals {
+  steps: number;
+  seconds: number;
+  cpuSeconds: number;
+}
+
 /**
  * Note [Steady-state steps/s]
  * A trainer's first steps run while V8 compiles the rpc, codec and engine paths, and a run of
@@ -13,13 +20,6 @@
  * carries the cpu time the trainer's process spent in it (every thread: JavaScript, ZeroMQ's
  * I/O thread, V8's helpers), which `--bench` divides by its steps.
  */
-/** The second half of a run (Note [Steady-state steps/s]): its steps, wall seconds and the process's cpu seconds. */
-export interface SteadyTotals {
-  steps: number;
-  seconds: number;
-  cpuSeconds: number;
-}
-
 export class StepClock {
   private readonly t0 = performance.now();
   private steps = 0;
