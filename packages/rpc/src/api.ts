@@ -146,6 +146,7 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
       },
       admit: (r, from) => {
         if (r.name !== from) throw new RpcError('PROTOCOL', `JOIN_REQ from '${from}' names '${r.name}'`);
+        if (agent.workerInfo(r.name)?.id === r.rank) return; // a copy of its JOIN_REQ (Note [Exactly-once calls])
         const info = new WorkerInfo(r.name, r.rank);
         agent.addPeer(peerSpec(name, b, r, info));
         emitJoin(info);
@@ -352,9 +353,11 @@ export function getRpcStats(): {
   bytesReceived: number;
   messagesSent: number;
   messagesReceived: number;
+  resent: number;
+  duplicates: number;
 } {
-  const { bytesSent, bytesReceived, messagesSent, messagesReceived } = rpcState().agent.stats;
-  return { bytesSent, bytesReceived, messagesSent, messagesReceived };
+  const { bytesSent, bytesReceived, messagesSent, messagesReceived, resent, duplicates } = rpcState().agent.stats;
+  return { bytesSent, bytesReceived, messagesSent, messagesReceived, resent, duplicates };
 }
 
 /** Debug counters of the RRef protocol on this worker. */

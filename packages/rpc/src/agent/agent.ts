@@ -4,12 +4,22 @@ import { startZap } from './zap.js';
 import { RpcError } from '../errors.js';
 import { splitBatch } from '../messages/batch.js';
 import { fromWire } from '../messages/textFrames.js';
-import { decodeHeader, decodeMessage, encodeMessage, type Message, type OutgoingMessage } from '../messages/message.js';
+import {
+  decodeHeader,
+  decodeMessage,
+  encodeMessage,
+  readAcked,
+  writeAcked,
+  type Message,
+  type OutgoingMessage,
+} from '../messages/message.js';
 import { MessageType, messageKind, messageTypeName } from '../messages/messageType.js';
 import { endOfTurn } from './endOfTurn.js';
 import { Limiter } from './limiter.js';
 import { PendingCalls } from './pendingCalls.js';
 import { Liveness, isHeartbeat } from './liveness.js';
+import { Outstanding } from './outstanding.js';
+import { ServedRequests } from './servedRequests.js';
 import { type Peer, type PeerSpec, checkSize, goneError } from './peer.js';
 import type { LeaveReason } from '../membership.js';
 import { exceptionPayload } from './remoteError.js';
@@ -21,6 +31,26 @@ import type { WorkerInfo } from './workerInfo.js';
 
 export type { AgentOptions, CurveKeys, Handler, Handlers } from './options.js';
 export type { PeerSpec } from './peer.js';
+
+/** How long an answer's acknowledgement waits for a request to the same peer to carry it, in ms. */
+const ACK_DELAY_MS = 20;
+
+/**
+ * Note [Exactly-once calls]
+ * ZeroMQ reconnects after a TCP connection resets, but what was in flight on it is gone: a
+ * request, or its answer. So a caller keeps each request's frames until its answer arrives
+ * (Outstanding) and sends it again when no answer came for one heartbeat interval, then two,
+ * four... (at most the dead-peer window); only heartbeats decide that a peer is dead. The callee
+ * serves each request id of a caller once (ServedRequests): a copy of a running request is
+ * dropped, a copy of an answered one gets the kept answer again. A caller's watermark, in every
+ * header it sends (Note [Message framing]), says that every request of its below that id was
+ * answered (or given up): the callee forgets those answers and drops late copies of them. A
+ * caller with no request to send tells it in an ACK after ACK_DELAY_MS. Costs: one map entry per
+ * call on each side, the answer's frames kept until the caller's next message, and a long call
+ * has its request sent again at 1, 2, 4... intervals (its copies are dropped unread beyond the
+ * header). A member that leaves or dies takes both tables with it; one that rejoins is a new
+ * member with empty ones (Note [Membership]), so ids of an old life never meet a new one.
+ */
 
 /**
  * Note [ZeroMQ agent]
@@ -49,6 +79,9 @@ export class Agent {
   private readonly limiter: Limiter;
   private readonly liveness: Liveness;
   private closed = false;
+  /** sends again the requests that wait too long for their answer (Note [Exactly-once calls]) */
+  private readonly resendTimer: NodeJS.Timeout;
+  private ackTimer: NodeJS.Timeout | null = null;
   /**
    * A peer can finish the rendezvous and call before this worker has read the rendezvous
    * answer; its requests wait here until connect() has filled the peer table (or close()).
@@ -76,12 +109,16 @@ export class Agent {
     this.routerQueue = new SendQueue(this.router, opts.batchMessages);
     this.limiter = new Limiter(opts.numWorkerThreads);
     this.liveness = new Liveness(opts.heartbeatMs, opts.deadAfterHeartbeats, {
+      // a ping lost with a connection is not sent again: the next interval pings anew
       ping: (name) => {
         const info = this.byName.get(name);
-        return info ? this.send(info, { type: MessageType.HEARTBEAT_REQ, payload: null }, 0) : Promise.resolve();
+        return info
+          ? this.send(info, { type: MessageType.HEARTBEAT_REQ, payload: null }, opts.heartbeatMs)
+          : Promise.resolve();
       },
       dead: (name) => this.removePeer(name, 'dead'),
     });
+    this.resendTimer = setInterval(() => this.resend(), opts.heartbeatMs).unref();
   }
 
   get self(): WorkerInfo {
@@ -118,7 +155,14 @@ export class Agent {
     if (p.publicKey) this.allowedKeys.add(p.publicKey);
     this.peerAddresses.set(p.info.id, p.address);
     const dealer = openDealer(this.context, this.opts, this.self.name, p);
-    const peer: Peer = { ...p, dealer, queue: new SendQueue(dealer, this.opts.batchMessages) };
+    const peer: Peer = {
+      ...p,
+      dealer,
+      queue: new SendQueue(dealer, this.opts.batchMessages),
+      outstanding: new Outstanding(),
+      served: new ServedRequests(),
+      ackOwed: false,
+    };
     this.peers.set(p.info.name, peer);
     this.byName.set(p.info.name, p.info);
     this.byId.set(p.info.id, p.info);
@@ -142,6 +186,7 @@ export class Agent {
     this.departed.set(name, gone);
     this.departed.set(peer.info.id, gone);
     this.pending.failAll(peer.info, () => goneError(peer.info, reason, this.liveness.windowMs));
+    peer.outstanding.clear();
     peer.dealer.linger = 0;
     peer.dealer.close();
     this.opts.onPeerGone(peer.info, reason);
@@ -188,7 +233,8 @@ export class Agent {
       return Promise.reject(
         this.departure(to.name) ?? new RpcError('UNKNOWN_WORKER', `Unknown destination worker ${to.name}`),
       );
-    const { id, answer } = this.pending.open(to, timeoutMs);
+    const heartbeat = msg.type === MessageType.HEARTBEAT_REQ;
+    const { id, answer } = this.pending.open(to, timeoutMs, heartbeat ? undefined : peer.outstanding);
     let frames: Uint8Array[];
     try {
       frames = encodeMessage({ type: msg.type, id, payload: msg.payload }, { deviceMap: peer.outMap, peer: to.id });
@@ -197,6 +243,9 @@ export class Agent {
       this.pending.fail(id, e);
       return answer;
     }
+    writeAcked(frames[0]!, peer.outstanding.watermark());
+    peer.ackOwed = false;
+    if (!heartbeat) peer.outstanding.add(id, frames, performance.now());
     this.stats.sent(frames);
     peer.queue
       .send(frames)
@@ -222,7 +271,7 @@ export class Agent {
             if (id !== undefined) this.pending.fail(id, e);
             continue;
           }
-          this.pending.settle(msg, peer.info, this.opts.onProtocolError);
+          if (this.pending.settle(msg, peer.info, this.opts.onProtocolError)) this.owesAck(peer);
         }
       });
     } catch (e) {
@@ -253,7 +302,8 @@ export class Agent {
               type: MessageType.HEARTBEAT_RESP,
               payload: null,
             });
-          else served = this.limiter.run(() => this.serve(identity!, name, frames));
+          else if (this.admit(identity!, name, frames))
+            served = this.limiter.run(() => this.serve(identity!, name, frames));
         }
         return idle && served ? Promise.race([served, endOfTurn()]) : undefined;
       });
@@ -261,6 +311,32 @@ export class Agent {
       if (!this.closed)
         this.opts.onProtocolError(new RpcError('PROTOCOL', `receive loop ended: ${(e as Error).message}`));
     }
+  }
+
+  /**
+   * Whether to serve a request (Note [Exactly-once calls]): an ACK only moves the caller's
+   * watermark, a request already running or stale is dropped, an answered one is answered again
+   * from what was kept. A caller not known yet (before connect()) is admitted in serve().
+   */
+  private admit(identity: Uint8Array, name: string, frames: Uint8Array[]): boolean {
+    const peer = this.peers.get(name);
+    if (!peer) return true;
+    let header;
+    try {
+      header = decodeHeader(frames[0]);
+    } catch {
+      return true; // serve() answers the protocol error
+    }
+    const acked = readAcked(frames[0]!);
+    if (header.type === MessageType.ACK) {
+      peer.served.ack(acked);
+      return false;
+    }
+    const admission = peer.served.admit(header.id, acked);
+    if (admission === 'serve') return true;
+    this.stats.duplicates++;
+    if (admission !== 'drop') void this.routerQueue.send(admission, identity).catch(() => {});
+    return false;
   }
 
   /** Serves one request from the worker whose DEALER identity is `identity` (its `name`). */
@@ -329,7 +405,35 @@ export class Agent {
       );
     }
     this.stats.sent(out);
+    if (peer && reply.type !== MessageType.HEARTBEAT_RESP) peer.served.answered(id, out);
     await this.routerQueue.send(out, identity).catch(() => {});
+  }
+
+  /** Sends every request unanswered for too long again (Note [Exactly-once calls]). */
+  private resend(): void {
+    const now = performance.now();
+    for (const peer of this.peers.values()) {
+      if (peer.outstanding.size === 0) continue;
+      for (const frames of peer.outstanding.due(now, this.opts.heartbeatMs, this.liveness.windowMs)) {
+        this.stats.resent++;
+        void peer.queue.send(frames).catch(() => {});
+      }
+    }
+  }
+
+  /** An answer from `peer` arrived: tell it the new watermark soon, unless a request carries it first. */
+  private owesAck(peer: Peer): void {
+    peer.ackOwed = true;
+    this.ackTimer ??= setTimeout(() => {
+      this.ackTimer = null;
+      for (const p of this.peers.values()) {
+        if (!p.ackOwed) continue;
+        p.ackOwed = false;
+        const head = encodeMessage({ type: MessageType.ACK, id: 0, payload: null }, { deviceMap: {}, peer: -1 });
+        writeAcked(head[0]!, p.outstanding.watermark());
+        void p.queue.send(head).catch(() => {});
+      }
+    }, ACK_DELAY_MS).unref();
   }
 
   /** The messages of one received ZeroMQ message (Note [Batched messages], Note [Small frames travel as text]); a bad batch is reported and dropped. */
@@ -375,6 +479,8 @@ export class Agent {
     clearTimeout(timer);
     this.closed = true;
     this.liveness.stop();
+    clearInterval(this.resendTimer);
+    if (this.ackTimer) clearTimeout(this.ackTimer);
     this.markConnected();
     this.pending.failAll(null, () => new RpcError('SHUTDOWN', 'RPC agent shut down while the call was pending'));
     this.router.close();

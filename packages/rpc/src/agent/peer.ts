@@ -1,7 +1,9 @@
 import type { Dealer } from 'zeromq';
 import { RpcError } from '../errors.js';
 import type { LeaveReason } from '../membership.js';
+import type { Outstanding } from './outstanding.js';
 import type { SendQueue } from './sendQueue.js';
+import type { ServedRequests } from './servedRequests.js';
 import type { WorkerInfo } from './workerInfo.js';
 
 /** What the rendezvous (or a JOIN_REQ) tells of a peer: enough to connect to it. */
@@ -16,10 +18,16 @@ export interface PeerSpec {
   maxMessageBytes: number;
 }
 
-/** A connected member: its DEALER and send queue. */
+/** A connected member: its DEALER and send queue, and both sides of Note [Exactly-once calls]. */
 export interface Peer extends PeerSpec {
   dealer: Dealer;
   queue: SendQueue;
+  /** this worker's requests to the peer that have no answer yet */
+  outstanding: Outstanding;
+  /** the peer's requests to this worker: running, or answered and not yet acknowledged */
+  served: ServedRequests;
+  /** answers arrived since this worker last told the peer its watermark */
+  ackOwed: boolean;
 }
 
 /** The error for a call to a worker that left or died (Note [Membership]). */

@@ -10,6 +10,9 @@ export class TrafficStats {
   bytesReceived = 0;
   messagesSent = 0;
   messagesReceived = 0;
+  /** requests sent again for want of an answer, and copies of requests received again (Note [Exactly-once calls]) */
+  resent = 0;
+  duplicates = 0;
 
   sent(frames: readonly Uint8Array[]): void {
     this.bytesSent += frameBytes(frames);
