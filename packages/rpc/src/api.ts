@@ -29,6 +29,8 @@ export interface BackendOptions {
   devices?: string[];
   /** default tcp://127.0.0.1:<free port>; across machines tcp://0.0.0.0:<port> (Note [Advertised address]) */
   listenAddress?: string;
+  /** the address the other workers connect to (default: the listen address, Note [Advertised address]); behind NAT, a port forward or a proxy, the one they reach */
+  advertisedAddress?: string;
   /** largest frame accepted, in bytes: a peer refuses to send a bigger one; ZeroMQ drops a connection that does */
   maxMessageBytes?: number;
   /** small messages to one peer leave batched in one ZeroMQ message (default true; Note [Batched messages]) */
@@ -57,6 +59,7 @@ const KNOWN_OPTIONS = new Set([
   'deviceMaps',
   'devices',
   'listenAddress',
+  'advertisedAddress',
   'maxMessageBytes',
   'heartbeatMs',
   'deadAfterHeartbeats',
@@ -162,10 +165,8 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
     installHandlers(agent);
     agent.registerHandlers(rpcAutogradHooks().handlers ?? {});
     const initMethod = b.initMethod ?? 'env://';
-    const address = await advertisedAddress(
-      await agent.bind(b.listenAddress ?? 'tcp://127.0.0.1:0'),
-      storeAddress(initMethod),
-    );
+    const bound = await agent.bind(b.listenAddress ?? 'tcp://127.0.0.1:0');
+    const address = b.advertisedAddress ?? (await advertisedAddress(bound, storeAddress(initMethod)));
     const record: WorkerRecord = {
       name,
       rank: opts.rank ?? -1,

@@ -131,8 +131,7 @@ export function decodeHeader(frame: Uint8Array | undefined): Header {
   if (version !== WIRE_VERSION)
     throw new RpcError('PROTOCOL', `unsupported wire version ${version} (this worker speaks ${WIRE_VERSION})`);
   const hi = readU32(frame, 8);
-  if (hi >= MAX_HI || readU32(frame, 16) >= MAX_HI)
-    throw new RpcError('PROTOCOL', `message id is not a safe integer`);
+  if (hi >= MAX_HI || readU32(frame, 16) >= MAX_HI) throw new RpcError('PROTOCOL', `message id is not a safe integer`);
   const id = hi * 2 ** 32 + readU32(frame, 4);
   const type = frame[2]! | (frame[3]! << 8);
   if (!isMessageType(type)) throw new RpcError('PROTOCOL', `unknown message type ${type}`, { messageId: id });
