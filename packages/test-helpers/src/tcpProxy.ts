@@ -41,9 +41,8 @@ export class TcpProxy {
   }
 
   static async start(port: number, target: number, faults: ProxyFaults = {}): Promise<TcpProxy> {
-    let proxy: TcpProxy | undefined;
-    const server = createServer((client) => proxy!.accept(client));
-    proxy = new TcpProxy(server, target, faults);
+    const server = createServer((client) => proxy.accept(client));
+    const proxy = new TcpProxy(server, target, faults);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', resolve);

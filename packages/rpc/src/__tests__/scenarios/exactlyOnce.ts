@@ -29,7 +29,7 @@ export interface ExactlyOnceExtra {
 }
 
 /**
- * Note [Exactly-once calls]'s spec: rank 0 trains rank 1's parameters through a proxy that
+ * The spec of Note [Exactly-once calls]: rank 0 trains rank 1's parameters through a proxy that
  * resets connections (and optionally cuts them for a while); every update must be applied
  * once, in order, so the result equals the same updates applied locally, bit for bit.
  */
