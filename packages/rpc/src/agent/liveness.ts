@@ -1,6 +1,3 @@
-import { HEADER_BYTES } from '../messages/message.js';
-import { MessageType } from '../messages/messageType.js';
-
 /**
  * Note [Peer liveness]
  * Every message from a peer (a request on the ROUTER, an answer on its DEALER) counts as a
@@ -78,15 +75,4 @@ export class Liveness {
       }
     }
   }
-}
-
-/** A single-message frame set that is a HEARTBEAT_REQ (answered ahead of the request queue). */
-export function isHeartbeat(frames: Uint8Array[]): boolean {
-  const head = frames[0];
-  return (
-    frames.length === 1 &&
-    head !== undefined &&
-    head.byteLength >= HEADER_BYTES &&
-    (head[2]! | (head[3]! << 8)) === MessageType.HEARTBEAT_REQ
-  );
 }

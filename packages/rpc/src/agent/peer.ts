@@ -28,6 +28,8 @@ export interface Peer extends PeerSpec {
   served: ServedRequests;
   /** answers arrived since this worker last told the peer its watermark */
   ackOwed: boolean;
+  /** the key of the MACs between this worker and the peer (null: insecure; Note [Authenticated membership]) */
+  macKey: Buffer | null;
 }
 
 /** The error for a call to a worker that left or died (Note [Membership]). */

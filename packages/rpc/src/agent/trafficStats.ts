@@ -13,6 +13,8 @@ export class TrafficStats {
   /** requests sent again for want of an answer, and copies of requests received again (Note [Exactly-once calls]) */
   resent = 0;
   duplicates = 0;
+  /** messages and connections refused for want of authentication (Note [Authenticated membership]) */
+  refused = 0;
 
   sent(frames: readonly Uint8Array[]): void {
     this.bytesSent += frameBytes(frames);

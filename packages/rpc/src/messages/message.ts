@@ -1,3 +1,4 @@
+import { MAC_BYTES, mac, macMatches } from '../auth/keys.js';
 import { RpcError } from '../errors.js';
 import { type CodecContext, decodePayload, encodePayloadShared } from './serialize.js';
 import { frameBytes } from './tensorFrames.js';
@@ -53,6 +54,8 @@ export type OutgoingMessage<T extends MessageType = MessageType> = T extends Mes
 export const WIRE_VERSION = 7;
 /** Bytes of the fixed header in front of the payload. */
 export const HEADER_BYTES = 20;
+/** Flag of byte 1: the head ends with a MAC_BYTES MAC (Note [Authenticated membership]). */
+const SIGNED = 1;
 /** Message ids are int64 in PyTorch; here they stay safe integers (hi word < 2^21). */
 const MAX_HI = 2 ** 21;
 
@@ -61,10 +64,12 @@ const MAX_HI = 2 ** 21;
  * A message is ZeroMQ frames: [head, ...tensor bytes]. `head` is a fixed 12-byte header
  * followed by the MessagePack payload, which holds the bytes of small tensors itself (Note
  * [Small tensors travel inline]; bigger ones are frames, Note [Tensor frames]):
- *   byte 0 version | byte 1 reserved (0) | bytes 2-3 type (u16 LE) |
+ *   byte 0 version | byte 1 flags (SIGNED, or 0) | bytes 2-3 type (u16 LE) |
  *   bytes 4-7 id low word (u32 LE) | bytes 8-11 id high word (u32 LE) |
  *   bytes 12-19 `acked`, the sender's acknowledgement watermark (same layout as the id; Note
- *   [Exactly-once calls]) ; the number of tensor frames is the number of frames after `head`.
+ *   [Exactly-once calls]) ; then the payload; a SIGNED head ends with a MAC of everything
+ *   before it (Note [Authenticated membership]). The number of tensor frames is the number of
+ *   frames after `head`.
  * One frame for the header and the payload keeps a small call at one ZeroMQ part, and
  * such single-frame messages may share one ZeroMQ message (Note [Batched messages]). Decoding
  * checks every field and throws RpcError PROTOCOL on anything malformed, so a bad peer can
@@ -123,6 +128,21 @@ export interface Header {
   id: number;
 }
 
+/** `head` with the SIGNED flag and a MAC of it under `key` at its end (a new frame; `head` is unchanged). */
+export function signHead(head: Uint8Array, key: Buffer): Uint8Array {
+  const signed = Buffer.allocUnsafe(head.byteLength + MAC_BYTES);
+  signed.set(head);
+  signed[1] = SIGNED;
+  signed.set(mac(key, signed.subarray(0, head.byteLength)), head.byteLength);
+  return signed;
+}
+
+/** Whether `head` (a header decodeHeader accepted) is SIGNED with a MAC under `key`. */
+export function signedBy(head: Uint8Array, key: Buffer): boolean {
+  const end = head.byteLength - MAC_BYTES;
+  return head[1] === SIGNED && end >= HEADER_BYTES && macMatches(head.subarray(end), key, head.subarray(0, end));
+}
+
 export function decodeHeader(frame: Uint8Array | undefined): Header {
   if (!frame) throw new RpcError('PROTOCOL', 'message has no frames');
   if (frame.byteLength < HEADER_BYTES)
@@ -130,6 +150,8 @@ export function decodeHeader(frame: Uint8Array | undefined): Header {
   const version = frame[0]!;
   if (version !== WIRE_VERSION)
     throw new RpcError('PROTOCOL', `unsupported wire version ${version} (this worker speaks ${WIRE_VERSION})`);
+  if (frame[1]! > SIGNED || (frame[1] === SIGNED && frame.byteLength < HEADER_BYTES + MAC_BYTES))
+    throw new RpcError('PROTOCOL', `malformed header flags ${frame[1]}`);
   const hi = readU32(frame, 8);
   if (hi >= MAX_HI || readU32(frame, 16) >= MAX_HI) throw new RpcError('PROTOCOL', `message id is not a safe integer`);
   const id = hi * 2 ** 32 + readU32(frame, 4);
@@ -153,7 +175,7 @@ export function decodeMessage(
   };
   let payload: unknown;
   try {
-    payload = decodePayload(head.subarray(HEADER_BYTES), full);
+    payload = decodePayload(head.subarray(HEADER_BYTES, head.byteLength - (head[1] === SIGNED ? MAC_BYTES : 0)), full);
     if (full.tensors.length !== full.frames.length) {
       throw new RpcError(
         'PROTOCOL',
