@@ -24,7 +24,7 @@ export function forgetWorker(info: WorkerInfo): void {
       container.take(ctx.contextId);
       const task = ctx.pass?.graphTask;
       ctx.pass = null;
-      if (task && !task.futureCompleted) finishGraphTask(task);
+      if (task && !task.completed) finishGraphTask(task);
     } else {
       ctx.forgetWorker(info.id);
     }

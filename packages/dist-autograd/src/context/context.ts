@@ -1,4 +1,5 @@
-import { type GraphTask, type Tensor, add, noGrad } from '@wiregrad/autograd';
+import { type Tensor, add, noGrad } from '@wiregrad/autograd';
+import type { DrivenPass } from '@wiregrad/autograd/internal';
 import type { RecvRpcBackward } from '../functions/recvRpcBackward.js';
 import type { SendRpcBackward } from '../functions/sendRpcBackward.js';
 
@@ -11,7 +12,7 @@ export interface BackwardPass {
   markedRecvs: Set<RecvRpcBackward>;
   /** reachable send functions that have received their gradients */
   fired: Set<SendRpcBackward>;
-  graphTask: GraphTask | null;
+  graphTask: DrivenPass | null;
   /** gradient RPCs sent by this worker's RecvRpcBackward functions in this pass */
   outstanding: Promise<unknown>[];
   /** the message ids of every send function the pass fires (Note [Firing sets]); null when a mark round found them */

@@ -1,14 +1,5 @@
-import {
-  AccumulateGrad,
-  Edge,
-  GraphRoot,
-  GraphTask,
-  InputBuffer,
-  computeDependencies,
-  getEngine,
-  initToExecute,
-  type Node,
-} from '@wiregrad/autograd';
+import type { Node } from '@wiregrad/autograd';
+import { type DrivenPass, openPass } from '@wiregrad/autograd/internal';
 import type { BackwardPass, DistAutogradContext } from '../context/context.js';
 import { RecvRpcBackward } from '../functions/recvRpcBackward.js';
 import type { SendRpcBackward } from '../functions/sendRpcBackward.js';
@@ -48,64 +39,31 @@ export function reachableRecvs(starts: readonly Node[]): RecvRpcBackward[] {
 }
 
 /**
- * PyTorch's DistEngine::computeDependencies: a GraphTask (exitOnError) whose dependencies
- * come from the local root (if any) and every send function this pass will reach; leaves
- * (AccumulateGrad, RecvRpcBackward) are its outputs: AccumulateGrad captures go into the
- * context (never `.grad`), RecvRpcBackward nodes are marked needed so they send gradients.
- * One extra outstanding task holds the GraphTask open until the pass is over here.
+ * PyTorch's DistEngine::computeDependencies: a pass (Note [Driving a pass] in
+ * @wiregrad/autograd) whose dependencies come from the local root (if any) and every send
+ * function this pass will reach; its outputs are the leaves, whose gradients go into the
+ * context (never `.grad`), and the RecvRpcBackward nodes, which send gradients on. A hold
+ * keeps it open until the pass is over here.
  */
 export function buildGraphTask(
   ctx: DistAutogradContext,
   pass: BackwardPass,
   root: Node | null,
   retainGraph: boolean,
-): GraphTask {
-  const task = new GraphTask({ keepGraph: retainGraph, exitOnError: true });
+): DrivenPass {
   const sends: SendRpcBackward[] = [...pass.reachableSends];
-  const starts: Node[] = root ? [root, ...sends] : sends;
-  for (const s of starts) computeDependencies(s, task, 0);
-  const outputs: Edge[] = [];
-  for (const n of task.nodesInGraph) {
-    if (n instanceof AccumulateGrad || n instanceof RecvRpcBackward) outputs.push(new Edge(n, 0));
-  }
-  if (outputs.length > 0) {
-    initToExecute(
-      new GraphRoot(
-        starts.map((s) => new Edge(s, 0)),
-        [],
-      ),
-      task,
-      outputs,
-      false,
-      0,
-    );
-    for (const e of outputs) {
-      const info = task.execInfo.get(e.node!)!;
-      if (e.node instanceof AccumulateGrad) {
-        const variable = e.node.variable;
-        for (const c of info.captures ?? []) {
-          c.hooks.push((g) => {
-            if (g) ctx.accumulateGrad(variable, g);
-            return g;
-          });
-        }
-      } else {
-        info.needed = true;
-      }
-    }
-  }
-  task.outstandingTasks++;
+  const task = openPass({
+    starts: root ? [root, ...sends] : sends,
+    keepGraph: retainGraph,
+    isOutput: (n) => n instanceof RecvRpcBackward,
+    onLeafGrad: (variable, grad) => ctx.accumulateGrad(variable, grad),
+  });
+  task.hold();
   pass.graphTask = task;
   return task;
 }
 
-/** Runs the pass's GraphTask from `root` (the local root or a send function) until nothing is ready (PyTorch's execute_graph_task_until_ready_queue_empty). */
-export function runFrom(task: GraphTask, root: Node): void {
-  getEngine().executeGraphTaskUntilReadyQueueEmpty(task, root, new InputBuffer(0));
-}
-
-/** Releases the hold on the GraphTask and completes it (final callbacks, leftovers check). */
-export function finishGraphTask(task: GraphTask): void {
-  task.outstandingTasks--;
-  if (!task.futureCompleted) getEngine().finish(task);
+/** Completes the pass's engine run here (final callbacks, leftovers check). */
+export function finishGraphTask(task: DrivenPass): void {
+  task.close();
 }

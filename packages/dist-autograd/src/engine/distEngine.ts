@@ -1,11 +1,12 @@
-import { GraphRoot, Tensor, gradientEdge, onesLike, type Node } from '@wiregrad/autograd';
+import { Tensor, onesLike, type Node } from '@wiregrad/autograd';
+import { GraphRoot, gradientEdge } from '@wiregrad/autograd/internal';
 import { MessageType, getWorkerInfo } from '@wiregrad/rpc/internal';
 import { sendToWorker } from '../sendToWorker.js';
 import { getContainer } from '../context/container.js';
 import type { BackwardPass, DistAutogradContext } from '../context/context.js';
 import { DistAutogradError } from '../errors.js';
 import type { PropagateGradientsReq } from '../messages/propagateGradientsReq.js';
-import { buildGraphTask, ensurePass, finishGraphTask, reachableRecvs, runFrom } from './backwardPass.js';
+import { buildGraphTask, ensurePass, finishGraphTask, reachableRecvs } from './backwardPass.js';
 import { firingSet } from './firingSet.js';
 import { collectingFor, setGradientReceiver } from './gradientMessages.js';
 
@@ -55,8 +56,7 @@ function nodeError(e: unknown): DistAutogradError {
 }
 
 function checkTask(pass: BackwardPass): void {
-  const task = pass.graphTask;
-  if (task?.hasError) throw task.error;
+  pass.graphTask?.throwIfFailed();
 }
 
 function validateRoots(roots: readonly Tensor[]): void {
@@ -113,11 +113,11 @@ export async function backward(
     if (fires) ctx.setFires(pass, new Set(fires));
     else await markFrom(ctx, pass, rootNodes); // see Note [Firing sets]: unknown somewhere, so ask
     const root = new GraphRoot(
-      roots.map(gradientEdge),
+      roots.map((t) => gradientEdge(t)),
       roots.map((t) => onesLike(t)),
     );
     const task = buildGraphTask(ctx, pass, root, opts.retainGraph ?? false);
-    runFrom(task, root);
+    task.run(root);
     checkTask(pass);
     await drain(pass);
     checkTask(pass);
@@ -154,7 +154,7 @@ export async function onPropagateGradients(
     if (ctx.pass?.id === req.passId) {
       const task = ctx.pass.graphTask;
       endPass(ctx, ctx.pass);
-      if (task && !task.futureCompleted) finishGraphTask(task);
+      if (task && !task.completed) finishGraphTask(task);
       broadcastAbort(ctx, req.passId, req.error);
     }
     ctx.endedPasses.add(req.passId);
@@ -181,7 +181,7 @@ export async function onPropagateGradients(
     sendFn.setGrads(req.grads);
     pass.fired.add(sendFn);
     collectingFor(from, inline, () => {
-      runFrom(task, sendFn);
+      task.run(sendFn);
     });
     checkTask(pass);
     await drain(pass);
@@ -196,7 +196,7 @@ export async function onPropagateGradients(
   } catch (e) {
     // this worker's share of the pass failed: free it; the caller reports the error onwards
     endPass(ctx, pass);
-    if (pass.graphTask && !pass.graphTask.futureCompleted) finishGraphTask(pass.graphTask);
+    if (pass.graphTask && !pass.graphTask.completed) finishGraphTask(pass.graphTask);
     throw nodeError(e);
   }
   return inline;

@@ -1,4 +1,5 @@
-import { Node, currentGraphTask, setHistory, zeros, type Grads, type Tensor } from '@wiregrad/autograd';
+import { Node, zeros, type Grads, type Tensor } from '@wiregrad/autograd';
+import { setHistory } from '@wiregrad/autograd/internal';
 import { sendGradients } from '../engine/gradientMessages.js';
 import type { DistAutogradContext } from '../context/context.js';
 import type { PropagateGradientsReq } from '../messages/propagateGradientsReq.js';
@@ -38,7 +39,7 @@ export class RecvRpcBackward extends Node {
       passId: pass.id,
       metadata: { contextId: this.contextId, messageId: this.messageId },
       grads: filled,
-      retainGraph: currentGraphTask()?.keepGraph ?? false,
+      retainGraph: pass.graphTask?.keepGraph ?? false,
       ...(pass.fires ? { fires: [...pass.fires] } : {}),
     };
     sendGradients(pass, this.fromWorkerId, payload);

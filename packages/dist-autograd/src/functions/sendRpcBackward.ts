@@ -1,4 +1,5 @@
-import { Node, collectNextEdges, type Grads, type Tensor } from '@wiregrad/autograd';
+import { Node, type Grads, type Tensor } from '@wiregrad/autograd';
+import { collectNextEdges } from '@wiregrad/autograd/internal';
 import { firingSet } from '../engine/firingSet.js';
 
 /**
