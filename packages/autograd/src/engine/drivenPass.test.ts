@@ -153,6 +153,23 @@ describe('Note [Driving a pass]: a pass its caller runs once per arrival of grad
     expect(x.grad).toBeNull();
   });
 
+  it('fail(error) ends a pass given up from outside: that error is its first, no final callback runs', () => {
+    const x = tensor([1, 2], { requiresGrad: true });
+    const send = new SendLike([x.mul(2)]);
+    let finals = 0;
+    const pass = openPass({ starts: [send], onLeafGrad: () => {}, onFinal: () => finals++ });
+    pass.hold();
+    pass.fail(new Error('another worker failed'));
+    expect(pass.completed).toBe(true);
+    expect(() => pass.throwIfFailed()).toThrow('another worker failed');
+    pass.close();
+    expect(finals).toBe(0);
+    const done = openPass({ starts: [send], onLeafGrad: () => {} });
+    done.close();
+    done.fail(new Error('too late'));
+    expect(done.failed).toBe(false); // a completed pass stays as it completed
+  });
+
   it('closing a pass while a node still waits for gradients fails it with the leftovers check', () => {
     const x = tensor([1, 2], { requiresGrad: true });
     const send1 = new SendLike([x.mul(2)]);

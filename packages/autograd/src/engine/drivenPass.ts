@@ -46,7 +46,8 @@ export interface PassOptions {
  * - the pass completes (leftovers check, `onFinal`, the callbacks nodes queued) when nothing is
  *   queued and no hold is left: `hold()` keeps it open across runs, `release()` drops one hold
  *   and completes it when it was the last; `close()` drops every hold and completes it now
- *   (a pass that is over, or aborted). Running a completed pass throws unless it failed.
+ *   (a pass that is over, or aborted); `fail(error)` ends it with that error and no final
+ *   callbacks (a pass given up from outside). Running a completed pass throws unless it failed.
  */
 export class DrivenPass {
   private readonly task: GraphTask;
@@ -130,6 +131,14 @@ export class DrivenPass {
     this.holds--;
     this.task.outstandingTasks--;
     if (this.task.completed()) this.task.markAsCompletedAndRunPostProcessing();
+  }
+
+  /** Fails the pass with `error` now, unless it completed: its final callbacks never run (a pass given up from outside). */
+  fail(error: unknown): void {
+    if (this.task.futureCompleted) return;
+    this.task.outstandingTasks -= this.holds;
+    this.holds = 0;
+    this.task.setError(error);
   }
 
   /** Drops every hold and completes the pass now (nothing happens if it already completed). */
