@@ -79,15 +79,24 @@ export function adamState(p: Tensor, amsgrad: boolean): Record<string, Tensor | 
   return { step: 0, exp_avg: zerosLike(p), exp_avg_sq: zerosLike(p), ...(amsgrad && { max_exp_avg_sq: zerosLike(p) }) };
 }
 
-/** torch.optim.Adam (bias-corrected moments; amsgrad keeps the running max of the second moment). */
-export class Adam extends Optimizer<AdamGroup> {
-  constructor(params: Params<AdamOptions>, opts: AdamOptions = {}) {
-    checkOptionTypes('Adam', opts, ADAM_OPTIONS);
+/**
+ * The body Adam and AdamW share: they differ in their name (in argument errors), their default
+ * weight decay, and whether the decay is decoupled from the gradient (adamStep).
+ */
+export abstract class AdamFamily extends Optimizer<AdamGroup> {
+  constructor(
+    name: string,
+    defaultWeightDecay: number,
+    private readonly decoupled: boolean,
+    params: Params<AdamOptions>,
+    opts: AdamOptions,
+  ) {
+    checkOptionTypes(name, opts, ADAM_OPTIONS);
     const {
       lr = 1e-3,
       betas = [0.9, 0.999],
       eps = 1e-8,
-      weightDecay = 0,
+      weightDecay = defaultWeightDecay,
       amsgrad = false,
       maximize = false,
       fused = true,
@@ -104,7 +113,14 @@ export class Adam extends Optimizer<AdamGroup> {
           p.grad,
           this.stateOf(p, () => adamState(p, g.amsgrad)),
           g,
-          false,
+          this.decoupled,
         );
+  }
+}
+
+/** torch.optim.Adam (bias-corrected moments; amsgrad keeps the running max of the second moment). */
+export class Adam extends AdamFamily {
+  constructor(params: Params<AdamOptions>, opts: AdamOptions = {}) {
+    super('Adam', 0, false, params, opts);
   }
 }

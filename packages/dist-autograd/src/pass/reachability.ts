@@ -1,6 +1,23 @@
 import type { Node } from '@wiregrad/autograd';
 import { RecvRpcBackward } from '../functions/recvRpcBackward.js';
-import { reachableRecvs } from './backwardPass.js';
+
+/** RecvRpcBackward nodes reachable from `starts` in the local graph (iterative walk). */
+export function reachableRecvs(starts: readonly Node[]): RecvRpcBackward[] {
+  const seen = new Set<Node>(starts);
+  const stack = [...starts];
+  const found: RecvRpcBackward[] = [];
+  while (stack.length > 0) {
+    const fn = stack.pop()!;
+    if (fn instanceof RecvRpcBackward) found.push(fn);
+    for (const e of fn.nextEdges) {
+      if (e.node && !seen.has(e.node)) {
+        seen.add(e.node);
+        stack.push(e.node);
+      }
+    }
+  }
+  return found;
+}
 
 /** Past this many message ids a firing set is not sent along: the pass asks with a mark round instead. */
 let maxFiringSet = 1024;
@@ -30,7 +47,7 @@ export function firingSet(starts: readonly Node[]): bigint[] | null {
   const recvs = reachableRecvs(starts);
   if (recvs.length > maxFiringSet) return null;
   for (const recv of recvs) {
-    if (!(recv instanceof RecvRpcBackward) || recv.reaches === null) return null;
+    if (recv.reaches === null) return null;
     ids.add(recv.messageId);
     for (const id of recv.reaches) ids.add(id);
     if (ids.size > maxFiringSet) return null;

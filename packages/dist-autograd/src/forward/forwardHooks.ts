@@ -7,13 +7,13 @@ import {
   outgoing,
   rpcState,
 } from '@wiregrad/rpc/internal';
-import { releaseArrived, takeReleases } from './cleanup.js';
-import { getContainer } from './context/container.js';
-import type { DistAutogradContext } from './context/context.js';
-import { tensorsRequiringGrad } from './engine/collectTensors.js';
-import { RecvRpcBackward } from './functions/recvRpcBackward.js';
-import { SendRpcBackward } from './functions/sendRpcBackward.js';
-import type { RpcWithAutograd } from './messages/rpcWithAutograd.js';
+import type { DistAutogradContext } from '../context/context.js';
+import { RecvRpcBackward } from '../functions/recvRpcBackward.js';
+import { SendRpcBackward } from '../functions/sendRpcBackward.js';
+import type { RpcWithAutograd } from '../messages/rpcWithAutograd.js';
+import { firingSet } from '../pass/reachability.js';
+import { type DistAutogradWorker, getWorker } from '../workerState.js';
+import { tensorsRequiringGrad } from './collectTensors.js';
 
 type Wrapper = typeof MessageType.FORWARD_AUTOGRAD_REQ | typeof MessageType.FORWARD_AUTOGRAD_RESP;
 
@@ -25,9 +25,14 @@ type Wrapper = typeof MessageType.FORWARD_AUTOGRAD_REQ | typeof MessageType.FORW
  * on arrival, one RecvRpcBackward as their grad_fn. The answer is wrapped the same way
  * (FORWARD_AUTOGRAD_RESP), so gradients of returned tensors flow back to the callee.
  */
-function wrap(ctx: DistAutogradContext, type: Wrapper, msg: OutgoingMessage, releases?: bigint[]): OutgoingMessage {
-  const container = getContainer();
-  const messageId = container.newMessageId();
+function wrap(
+  worker: DistAutogradWorker,
+  ctx: DistAutogradContext,
+  type: Wrapper,
+  msg: OutgoingMessage,
+  releases?: bigint[],
+): OutgoingMessage {
+  const messageId = worker.container.newMessageId();
   const tensors = tensorsRequiringGrad(msg.payload);
   const send = tensors.length > 0 ? new SendRpcBackward(tensors) : null;
   if (send) ctx.addSendFunction(messageId, send);
@@ -36,7 +41,7 @@ function wrap(ctx: DistAutogradContext, type: Wrapper, msg: OutgoingMessage, rel
     wrappedType: msg.type,
     metadata: { contextId: ctx.contextId, messageId },
     payload: msg.payload,
-    ...(send ? { reaches: send.reaches } : {}),
+    ...(send ? { reaches: firingSet([send]) } : {}),
     ...(releases ? { releases } : {}),
   };
   return outgoing(type, payload);
@@ -52,28 +57,31 @@ function wrappedMessage(id: number, w: RpcWithAutograd): Message {
 }
 
 /** Attaches one RecvRpcBackward to the tensors that arrived requiring grad. */
-function attachRecv(ctx: DistAutogradContext, w: RpcWithAutograd): void {
+function attachRecv(worker: DistAutogradWorker, ctx: DistAutogradContext, w: RpcWithAutograd): void {
   const tensors = tensorsRequiringGrad(w.payload);
   if (tensors.length === 0) return;
+  const { messageId } = w.metadata;
   ctx.addRecvFunction(
-    w.metadata.messageId,
-    new RecvRpcBackward(ctx.contextId, w.metadata.messageId, w.fromWorkerId, ctx, tensors, w.reaches ?? null),
+    messageId,
+    new RecvRpcBackward(ctx.contextId, messageId, w.fromWorkerId, tensors, w.reaches ?? null, worker.passes),
   );
 }
 
 export function wrapRequest(to: WorkerInfo, msg: OutgoingMessage): OutgoingMessage {
-  const ctx = getContainer().currentContext();
+  const worker = getWorker();
+  const ctx = worker.container.currentContext();
   if (!ctx) return msg;
   ctx.addKnownWorkerId(to.id);
   ctx.touch();
-  return wrap(ctx, MessageType.FORWARD_AUTOGRAD_REQ, msg, takeReleases(to.id));
+  return wrap(worker, ctx, MessageType.FORWARD_AUTOGRAD_REQ, msg, worker.releases.take(to.id));
 }
 
 export function unwrapResponse(_from: WorkerInfo, msg: Message): Message {
   if (msg.type !== MessageType.FORWARD_AUTOGRAD_RESP) return msg;
+  const worker = getWorker();
   const w = msg.payload;
-  const ctx = getContainer().getOrCreateContext(w.metadata.contextId);
-  attachRecv(ctx, w);
+  const ctx = worker.container.getOrCreateContext(w.metadata.contextId);
+  attachRecv(worker, ctx, w);
   return wrappedMessage(msg.id, w);
 }
 
@@ -82,15 +90,15 @@ export async function onForwardRequest(
   msg: Message<typeof MessageType.FORWARD_AUTOGRAD_REQ>,
   from: WorkerInfo,
 ): Promise<OutgoingMessage> {
-  const container = getContainer();
+  const worker = getWorker();
   const w = msg.payload;
-  releaseArrived(w.releases, w.fromWorkerId); // See Note [Releases ride on the next message]
-  const ctx = container.getOrCreateContext(w.metadata.contextId);
+  worker.releases.arrived(w.releases, w.fromWorkerId); // See Note [Releases ride on the next message]
+  const ctx = worker.container.getOrCreateContext(w.metadata.contextId);
   ctx.addKnownWorkerId(w.fromWorkerId);
-  attachRecv(ctx, w);
-  const reply = await container.current.run(ctx.contextId, () =>
+  attachRecv(worker, ctx, w);
+  const reply = await worker.container.current.run(ctx.contextId, () =>
     rpcState().agent.dispatch(wrappedMessage(msg.id, w), from),
   );
   ctx.touch();
-  return wrap(ctx, MessageType.FORWARD_AUTOGRAD_RESP, reply);
+  return wrap(worker, ctx, MessageType.FORWARD_AUTOGRAD_RESP, reply);
 }
