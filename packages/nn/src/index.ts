@@ -12,6 +12,7 @@ export type { FactoryOptions } from './factory.js';
 export * as init from './init.js';
 export { Identity, Linear } from './modules/linear.js';
 export { ReLU, Tanh, Sigmoid, GELU, SiLU, Softmax, LogSoftmax } from './modules/activation.js';
+export { LeakyReLU, ELU, SELU, Softplus, Mish, Hardswish, PReLU } from './modules/reluFamily.js';
 export { Sequential, ModuleList, ModuleDict } from './modules/container.js';
 export { Flatten } from './modules/flatten.js';
 export { Dropout } from './modules/dropout.js';

@@ -15,6 +15,7 @@ export type { NllLossOptions, CrossEntropyOptions } from './crossEntropy.js';
 export type { Reduction } from './reduction.js';
 export { relu, tanh, sigmoid, silu, gelu, softmax, logSoftmax } from './activation.js';
 export type { GeluApproximate } from './activation.js';
+export { leakyRelu, elu, selu, softplus, mish, hardswish, prelu } from './reluFamily.js';
 export { dropout } from './dropout.js';
 export { layerNorm, batchNorm } from './normalization.js';
 export type { BatchNormOptions } from './normalization.js';
