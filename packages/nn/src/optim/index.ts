@@ -21,5 +21,7 @@ export { Adamax } from './adamax.js';
 export type { AdamaxOptions, AdamaxGroup } from './adamax.js';
 export { Adadelta } from './adadelta.js';
 export type { AdadeltaOptions, AdadeltaGroup } from './adadelta.js';
+export { LBFGS } from './lbfgs.js';
+export type { LBFGSOptions, LBFGSGroup } from './lbfgs.js';
 export * as lrScheduler from './lrScheduler/index.js';
 export { clipGradNorm_, clipGradValue_ } from '../utils/clipGrad.js';
