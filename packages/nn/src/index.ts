@@ -23,6 +23,14 @@ export { Embedding } from './modules/sparse.js';
 export { Conv1d, Conv2d } from './modules/conv.js';
 export type { ConvModuleOptions } from './modules/conv.js';
 export { MaxPool2d, AvgPool2d, AdaptiveAvgPool2d } from './modules/pooling.js';
+export { MaxPool1d, AvgPool1d } from './modules/pool1d.js';
+export type { MaxPool1dOptions } from './modules/pool1d.js';
+export { AdaptiveMaxPool2d } from './modules/adaptiveMaxPool.js';
+export { ConvTranspose1d, ConvTranspose2d } from './modules/convTranspose.js';
+export type { ConvTransposeModuleOptions } from './modules/convTranspose.js';
+export { GroupNorm } from './modules/groupNorm.js';
+export { InstanceNorm1d, InstanceNorm2d } from './modules/instancenorm.js';
+export { Dropout2d } from './modules/dropout2d.js';
 export type { MaxPool2dOptions } from './modules/pooling.js';
 export * as functional from './functional/index.js';
 export {
