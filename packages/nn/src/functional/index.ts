@@ -19,7 +19,8 @@ export { leakyRelu, elu, selu, softplus, mish, hardswish, prelu } from './reluFa
 export { dropout } from './dropout.js';
 export { layerNorm, batchNorm } from './normalization.js';
 export type { BatchNormOptions } from './normalization.js';
-export { embedding } from './sparse.js';
+export { embedding, embeddingRenorm_ } from './sparse.js';
+export type { FunctionalEmbeddingOptions } from './sparse.js';
 export { conv1d, conv2d, unfold, fold } from './conv.js';
 export type { ConvOptions } from './conv.js';
 export { maxPool2d, avgPool2d, adaptiveAvgPool2d } from './pooling.js';
