@@ -1,4 +1,4 @@
-import { type Tensor, batchNorm as batchNormOp } from '@wiregrad/autograd';
+import { type Tensor, rsqrt } from '@wiregrad/autograd';
 import { NnError } from '../errors.js';
 
 /** The per-channel affine of a normalised [N, C, *] tensor (weight and bias of shape [C]). */
@@ -11,8 +11,8 @@ export function channelAffine(y: Tensor, weight: Tensor | null, bias: Tensor | n
 
 /**
  * torch.nn.functional.group_norm: the channels of [N, C, *] split into numGroups groups, each
- * group of each sample normalised by its own mean and biased variance, then the per-channel
- * affine. (Normalising the groups is batch norm over [1, N·G, rest], as ATen's native_group_norm.)
+ * group of each sample normalised by its own mean and biased variance (a group of one value
+ * gives 0, as PyTorch), then the per-channel affine.
  */
 export function groupNorm(
   x: Tensor,
@@ -29,7 +29,9 @@ export function groupNorm(
       'INVALID_ARGUMENT',
       `Expected number of channels in input to be divisible by num_groups, but got input of shape [${x.shape.join(', ')}] and num_groups=${numGroups}`,
     );
-  const grouped = x.reshape([1, N * numGroups, -1]);
-  const y = batchNormOp(grouped, null, null, null, null, { training: true, eps }).reshape([...x.shape]);
+  const grouped = x.reshape([N, numGroups, -1]);
+  const centered = grouped.sub(grouped.mean(2, true));
+  const variance = centered.mul(centered).mean(2, true);
+  const y = centered.mul(rsqrt(variance.add(eps))).reshape([...x.shape]);
   return channelAffine(y, weight, bias);
 }

@@ -30,6 +30,11 @@ export function instanceNorm(x: Tensor, opts: InstanceNormOptions = {}): Tensor 
       'INVALID_ARGUMENT',
       'Expected running_mean and running_var to be defined when use_input_stats is false',
     );
+  if (useInputStats && x.numel / (N * C) <= 1)
+    throw new NnError(
+      'INVALID_SHAPE',
+      `Expected more than 1 spatial element when training, got input size torch.Size([${x.shape.join(', ')}])`,
+    );
   const repeat = (t: Tensor | null) =>
     t
       ? t

@@ -204,6 +204,10 @@ describe("the new layers' argument checks", () => {
       'Expected number of channels in input to be divisible by num_groups, but got input of shape [2, 6] and num_groups=4',
     );
     expect(() => new GroupNorm(4, 6)).toThrow('num_channels must be divisible by num_groups');
+    expect(F.groupNorm(f64([[1, 2, 3, 4]]), 4).tolist()).toEqual([[0, 0, 0, 0]]);
+    expect(() => new InstanceNorm1d(3).forward(ones([3, 1]))).toThrow(
+      'Expected more than 1 spatial element when training, got input size torch.Size([1, 3, 1])',
+    );
     expect(() => new InstanceNorm1d(3).forward(ones([2, 3, 4, 5]))).toThrow('expected 2D or 3D input (got 4D input)');
     expect(() => new InstanceNorm2d(3, { affine: true }).forward(ones([2, 4, 3, 3]))).toThrow(
       "expected input's size at dim=1 to match num_features (3), but got: 4.",
