@@ -23,7 +23,7 @@ const pyTuple = (v: readonly number[]) => `(${v.join(', ')}${v.length === 1 ? ',
  * _ConvNd does (kaiming_uniform(a = √5), the bias U(±1/√fanIn) with fanIn from the weight's
  * dim 1: out/groups · kernel). See Note [Transposed convolution].
  */
-abstract class ConvTransposeNd extends Module {
+abstract class ConvTransposeNd extends Module<[x: Tensor, outputSize?: readonly number[]]> {
   weight: Parameter;
   bias: Parameter | null;
   readonly kernelSize: number[];
@@ -65,6 +65,33 @@ abstract class ConvTransposeNd extends Module {
     }
   }
 
+  /**
+   * The outputPadding that makes the output `outputSize` (its spatial sizes, or the full shape),
+   * or the module's own without one (PyTorch's _ConvTransposeNd._output_padding).
+   */
+  protected outputPaddingFor(x: Tensor, outputSize: readonly number[] | undefined): number[] {
+    if (outputSize === undefined) return this.outputPadding;
+    const dims = this.kernelSize.length;
+    const nonSpatial = x.ndim === dims + 2 ? 2 : 1;
+    const size = outputSize.length === nonSpatial + dims ? outputSize.slice(nonSpatial) : [...outputSize];
+    if (size.length !== dims)
+      throw new NnError(
+        'INVALID_ARGUMENT',
+        `ConvTranspose${dims}D: for ${x.ndim}D input, output_size must have ${dims} or ${nonSpatial + dims} elements (got ${outputSize.length})`,
+      );
+    const spatial = x.shape.slice(nonSpatial);
+    const minSizes = spatial.map(
+      (n, d) => (n - 1) * this.stride[d]! - 2 * this.padding[d]! + this.dilation[d]! * (this.kernelSize[d]! - 1) + 1,
+    );
+    const maxSizes = minSizes.map((m, d) => m + this.stride[d]! - 1);
+    if (size.some((n, d) => n < minSizes[d]! || n > maxSizes[d]!))
+      throw new NnError(
+        'INVALID_ARGUMENT',
+        `requested an output size of [${outputSize.join(', ')}], but valid sizes range from [${minSizes.join(', ')}] to [${maxSizes.join(', ')}] (for an input of torch.Size([${spatial.join(', ')}]))`,
+      );
+    return size.map((n, d) => n - minSizes[d]!);
+  }
+
   override extraRepr(): string {
     let s = `${this.inChannels}, ${this.outChannels}, kernel_size=${pyTuple(this.kernelSize)}, stride=${pyTuple(this.stride)}`;
     if (this.padding.some((p) => p !== 0)) s += `, padding=${pyTuple(this.padding)}`;
@@ -87,11 +114,12 @@ export class ConvTranspose1d extends ConvTransposeNd {
     super(inChannels, outChannels, kernelSize, 1, opts);
   }
 
-  forward(x: Tensor): Tensor {
+  /** `outputSize` ([L] or the full shape) picks the outputPadding, as PyTorch's forward(input, output_size). */
+  forward(x: Tensor, outputSize?: readonly number[]): Tensor {
     return convTranspose1d(x, this.weight, this.bias, {
       stride: this.stride[0]!,
       padding: this.padding[0]!,
-      outputPadding: this.outputPadding[0]!,
+      outputPadding: this.outputPaddingFor(x, outputSize)[0]!,
       groups: this.groups,
       dilation: this.dilation[0]!,
     });
@@ -104,12 +132,13 @@ export class ConvTranspose2d extends ConvTransposeNd {
     super(inChannels, outChannels, kernelSize, 2, opts);
   }
 
-  forward(x: Tensor): Tensor {
+  /** `outputSize` ([H, W] or the full shape) picks the outputPadding, as PyTorch's forward(input, output_size). */
+  forward(x: Tensor, outputSize?: readonly number[]): Tensor {
     const pair = (v: number[]) => v as [number, number];
     return convTranspose2d(x, this.weight, this.bias, {
       stride: pair(this.stride),
       padding: pair(this.padding),
-      outputPadding: pair(this.outputPadding),
+      outputPadding: pair(this.outputPaddingFor(x, outputSize)),
       groups: this.groups,
       dilation: pair(this.dilation),
     });

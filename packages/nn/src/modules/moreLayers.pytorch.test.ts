@@ -28,9 +28,17 @@ interface Step {
   dparams: Record<string, NestedArray>;
   buffers: Record<string, NestedArray>;
 }
+interface OutputSizeCase {
+  params: Record<string, NestedArray>;
+  x: NestedArray;
+  outputSize: number[];
+  y: NestedArray;
+  dx: NestedArray;
+}
 const T = loadFixture<{
   functional: Record<string, Case>;
   modules: Record<string, { params: Record<string, NestedArray>; steps: Step[]; eval: NestedArray }>;
+  outputSize: Record<string, OutputSizeCase | string>;
   repr: Record<string, string>;
   stateDictKeys: Record<string, string[]>;
   paramShapes: Record<string, Record<string, number[]>>;
@@ -145,6 +153,41 @@ describe('GroupNorm and InstanceNorm modules agree with PyTorch 1.13', () => {
       expect(Object.keys(m.stateDict())).toEqual(T.stateDictKeys[name]);
       expect(Object.fromEntries(m.namedParameters().map(([n, p]) => [n, [...p.shape]]))).toEqual(T.paramShapes[name]);
     }
+  });
+});
+
+describe("ConvTranspose's forward(x, outputSize) agrees with PyTorch 1.13", () => {
+  const made: [string, () => ConvTranspose1d | ConvTranspose2d][] = [
+    ['convTranspose2d', () => new ConvTranspose2d(2, 3, 3, { stride: 2, padding: 1 })],
+    ['convTranspose2dFullSize', () => new ConvTranspose2d(2, 3, 3, { stride: [2, 3], padding: 1 })],
+    ['convTranspose1dUnbatched', () => new ConvTranspose1d(2, 2, 4, { stride: 3, bias: false })],
+  ];
+  it.each(made)('%s: the outputPadding that gives the requested size; output and input gradient', (name, make) => {
+    const c = T.outputSize[name] as OutputSizeCase;
+    const m = make().to('float64');
+    noGrad(() => {
+      for (const [n, p] of m.namedParameters()) p.copy_(f64(c.params[n]!));
+    });
+    const x = f64(c.x, true);
+    const y = m.forward(x, c.outputSize);
+    expectClose(y, c.y);
+    y.mul(f64(ramp(y.numel)).reshape([...y.shape]))
+      .sum()
+      .backward();
+    expectClose(x.grad!, c.dx);
+  });
+
+  it("refuses sizes no outputPadding gives, with PyTorch's messages", () => {
+    const x = ones([1, 2, 4, 4]);
+    expect(() => new ConvTranspose2d(2, 3, 3, { stride: 2, padding: 1 }).forward(x, [10, 8])).toThrow(
+      T.outputSize.error as string,
+    );
+    expect(() => new ConvTranspose2d(2, 3, 3, { stride: 2 }).forward(x, [1, 9])).toThrow(
+      T.outputSize.errorRange as string,
+    );
+    expect(() => new ConvTranspose2d(2, 3, 3, { stride: 2 }).forward(x, [1, 2, 3])).toThrow(
+      T.outputSize.errorLength as string,
+    );
   });
 });
 
