@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Tensor, tensor } from '@wiregrad/autograd';
+import { type Tensor, tensor, tidy } from '@wiregrad/autograd';
 import { expectClose, f64, loadFixture } from '../__tests__/fixture.js';
 import { Adadelta, Adamax, NAdam, type Optimizer, RAdam } from './index.js';
 
@@ -59,6 +59,26 @@ describe('NAdam, RAdam, Adamax and Adadelta agree with PyTorch 1.13 (fixtures/op
         second.step();
         expectClose(p, expected);
       }
+    },
+  );
+
+  it.each(optimizers)(
+    '%s: steps inside tidy() like outside it (Note [Optimizer state outlives tidy])',
+    (name, make) => {
+      const [inScope, plain] = [f64(T.p0, true), f64(T.p0, true)];
+      const [a, b] = [make([inScope]), make([plain])];
+      for (let i = 0; i < 3; i++) {
+        tidy(() => {
+          a.zeroGrad();
+          lossOf(inScope).backward();
+          a.step();
+        });
+        b.zeroGrad();
+        lossOf(plain).backward();
+        b.step();
+      }
+      expect(inScope.tolist()).toEqual(plain.tolist());
+      expectClose(plain, T.optimizers[name]!.trace[2]!);
     },
   );
 

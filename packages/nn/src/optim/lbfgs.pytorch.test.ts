@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Tensor, tensor } from '@wiregrad/autograd';
+import { type Tensor, tensor, tidy } from '@wiregrad/autograd';
 import { expectClose, f64, loadFixture } from '../__tests__/fixture.js';
 import { LBFGS, type LBFGSOptions } from './index.js';
 import { cubicInterpolate } from './strongWolfe.js';
@@ -115,6 +115,21 @@ describe('LBFGS agrees with PyTorch 1.13 (fixtures/optimizers.json)', () => {
       second.step();
       expectClose(p, expected.p, 1e-8, 1e-10);
     }
+  });
+
+  it('steps inside tidy() like outside it: its history outlives the scope of the step that made it', () => {
+    const opts = cases[2]![1];
+    const [inScope, plain] = [f64(T.p0, true), f64(T.p0, true)];
+    const [a, b] = [run(opts, inScope), run(opts, plain)];
+    for (let i = 0; i < 3; i++) {
+      tidy(() => void a.step());
+      b.step();
+    }
+    expect(inScope.tolist()).toEqual(plain.tolist());
+    const state = a.opt.state.get(inScope)!;
+    const kept = [state.d, state.prev_flat_grad, ...(state.old_dirs as Tensor[]), ...(state.old_stps as Tensor[])];
+    expect(kept).toHaveLength(6);
+    for (const t of kept) expect((t as Tensor).isDisposed).toBe(false);
   });
 
   it('needs a closure, one parameter group, and strong_wolfe or no line search', () => {

@@ -199,6 +199,7 @@ export class LBFGS extends Optimizer<LBFGSGroup> {
       if (d.mul(t).abs().max().item() <= toleranceChange) break;
       if (Math.abs(loss - prevLoss) < toleranceChange) break;
     }
+    if (state.d && state.d !== d) state.d.dispose(); // kept by the last step, replaced now
     Object.assign(state, {
       d: d && keep(d),
       t,
