@@ -1,6 +1,6 @@
 import { type Tensor, maximum, zerosLike } from '@wiregrad/autograd';
 import { fusedAdam } from './fused.js';
-import { type ParamGroup, type Params, Optimizer, check } from './optimizer.js';
+import { type ParamGroup, type ParamState, type Params, Optimizer, check } from './optimizer.js';
 import { type OptionKind, checkOptionTypes } from './validate.js';
 
 export interface AdamOptions {
@@ -39,13 +39,7 @@ export function checkAdamOptions({ lr, eps, betas, weightDecay }: Required<AdamO
  * One Adam/AdamW step of `p` (PyTorch 1.13's _single_tensor_adam / _single_tensor_adamw):
  * Adam adds wd p to the gradient; AdamW (`decoupled`) scales p by 1 - lr wd instead.
  */
-export function adamStep(
-  p: Tensor,
-  grad: Tensor,
-  s: Record<string, Tensor | number>,
-  g: AdamGroup,
-  decoupled: boolean,
-): void {
+export function adamStep(p: Tensor, grad: Tensor, s: ParamState, g: AdamGroup, decoupled: boolean): void {
   const [beta1, beta2] = g.betas;
   const fusedArgs = { ...g, beta1, beta2, decoupled, step: (s.step as number) + 1 };
   const state = [s.exp_avg as Tensor, s.exp_avg_sq as Tensor, g.amsgrad ? (s.max_exp_avg_sq as Tensor) : null] as const;
