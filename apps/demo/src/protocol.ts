@@ -69,3 +69,6 @@ export async function reportStats(
   const s = getRpcStats();
   report({ type: 'stats', rank, label, ...totals, bytesSent: s.bytesSent, bytesReceived: s.bytesReceived });
 }
+
+/** A trainer that lost its parameter server (PEER_DISCONNECTED) exits with this, so the launcher can tell it from a trainer that failed. */
+export const LOST_THE_SERVER = 3;

@@ -15,7 +15,8 @@ export type RpcErrorCode =
   | 'FUTURE'
   | 'MESSAGE_TOO_LARGE'
   | 'ALREADY_INSTALLED'
-  | 'AUTH';
+  | 'AUTH'
+  | 'DROPPED';
 
 /** Every failure of @wiregrad/rpc reaches the caller as an RpcError with a code. */
 export class RpcError extends Error {

@@ -55,3 +55,17 @@ describe('authenticated membership (Note [Authenticated membership])', () => {
     expect(rank1!.message).toContain('requires the group secret');
   }, 30_000);
 });
+
+describe('a worker that was itself paused (Note [Peer liveness])', () => {
+  it('hears from its peers that they dropped it, and its error says it was paused, not that they stopped answering', async () => {
+    const [, paused] = (await runWorkers({ scenario: 'paused', worldSize: 2, timeoutMs: 20_000 })) as {
+      error: { code: string; message: string };
+      ms: number;
+    }[];
+    expect(paused!.error.code).toBe('PEER_DISCONNECTED');
+    expect(paused!.error.message).toMatch(/worker0.* dropped this worker from the group/);
+    expect(paused!.error.message).toMatch(/this worker was paused for 1\.\d s/);
+    expect(paused!.error.message).not.toContain('stopped answering');
+    expect(paused!.ms).toBeLessThan(2000);
+  }, 30_000);
+});

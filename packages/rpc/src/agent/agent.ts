@@ -25,7 +25,7 @@ import { PendingCalls } from './pendingCalls.js';
 import { Liveness } from './liveness.js';
 import { Outstanding } from './outstanding.js';
 import { ServedRequests } from './servedRequests.js';
-import { type Peer, type PeerSpec, checkSize, goneError } from './peer.js';
+import { type Departure, type Peer, type PeerSpec, checkSize, goneError } from './peer.js';
 import type { LeaveReason } from '../membership.js';
 import type { WorkerRecord } from '../rendezvous/store.js';
 import { exceptionPayload } from './remoteError.js';
@@ -79,7 +79,7 @@ export class Agent {
   private readonly byName = new Map<string, WorkerInfo>();
   private readonly byId = new Map<number, WorkerInfo>();
   /** workers that left or died, by name and by id, for a clear error when they are called */
-  private readonly departed = new Map<string | number, { info: WorkerInfo; reason: LeaveReason }>();
+  private readonly departed = new Map<string | number, { info: WorkerInfo; error: RpcError; macKey: Buffer | null }>();
   private readonly pending = new PendingCalls();
   private readonly handlers = new Map<number, Handler>();
   private readonly limiter: Limiter;
@@ -197,17 +197,18 @@ export class Agent {
    * Removes a member that left or died: its pending calls fail with PEER_DISCONNECTED naming it,
    * its DEALER closes, and `onPeerGone` tells the layers above (Note [Membership]).
    */
-  removePeer(name: string, reason: LeaveReason): void {
+  removePeer(name: string, reason: LeaveReason, droppedUs = false): void {
     const peer = this.peers.get(name);
     if (!peer || peer.info === this.self) return;
     this.peers.delete(name);
     this.byName.delete(name);
     this.byId.delete(peer.info.id);
     this.liveness.forget(name);
-    const gone = { info: peer.info, reason };
+    const why: Departure = { reason, droppedUs, pausedMs: this.liveness.recentPauseMs() };
+    const gone = { info: peer.info, error: goneError(peer.info, why, this.liveness.windowMs), macKey: peer.macKey };
     this.departed.set(name, gone);
     this.departed.set(peer.info.id, gone);
-    this.pending.failAll(peer.info, () => goneError(peer.info, reason, this.liveness.windowMs));
+    this.pending.failAll(peer.info, () => new RpcError('PEER_DISCONNECTED', gone.error.message));
     peer.outstanding.clear();
     peer.dealer.linger = 0;
     peer.dealer.close();
@@ -217,7 +218,7 @@ export class Agent {
   /** The error for a call to a worker that left or died, or null if `to` never was a member. */
   departure(to: string | number): RpcError | null {
     const gone = this.departed.get(to);
-    return gone ? goneError(gone.info, gone.reason, this.liveness.windowMs) : null;
+    return gone ? new RpcError('PEER_DISCONNECTED', gone.error.message) : null;
   }
 
   registerHandler<T extends MessageType>(type: T, handler: Handler<T>): void {
@@ -294,6 +295,10 @@ export class Agent {
             if (id !== undefined) this.pending.fail(id, e);
             continue;
           }
+          if (msg.type === MessageType.EXCEPTION && msg.payload.code === 'DROPPED') {
+            this.removePeer(peer.info.name, 'dead', true);
+            continue;
+          }
           if (this.pending.settle(msg, peer.info, this.opts.onProtocolError)) this.owesAck(peer);
         }
       });
@@ -353,6 +358,17 @@ export class Agent {
     const peer = this.peers.get(name);
     if (secure && !peer) {
       if (header.type === MessageType.JOIN_REQ) return true;
+      const gone = this.departed.get(name);
+      if (gone?.macKey && signedBy(frames[0]!, gone.macKey)) {
+        // a member this worker dropped, back (paused, cut off): tell it, so it does not blame us
+        const dropped = new RpcError('DROPPED', `${this.self} dropped ${name} from the group`);
+        if (header.type !== MessageType.ACK)
+          void this.answer(identity, undefined, header.id, {
+            type: MessageType.EXCEPTION,
+            payload: exceptionPayload(dropped, this.self),
+          });
+        return false;
+      }
       this.refuse(name, 'a message from a worker that is not a member');
       return false;
     }

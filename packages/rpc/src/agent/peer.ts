@@ -32,13 +32,32 @@ export interface Peer extends PeerSpec {
   macKey: Buffer | null;
 }
 
-/** The error for a call to a worker that left or died (Note [Membership]). */
-export function goneError(info: WorkerInfo, reason: LeaveReason, windowMs: number): RpcError {
+/** Why a member was removed, as far as this worker can tell (Note [Membership], Note [Peer liveness]). */
+export interface Departure {
+  reason: LeaveReason;
+  /** the peer told this worker it had dropped it (its messages reached a group that no longer had it) */
+  droppedUs: boolean;
+  /** how long this worker itself was paused just before (0: it was not) */
+  pausedMs: number;
+}
+
+/** The error for a call to a worker that left or died, telling whose silence it was (Note [Membership]). */
+export function goneError(info: WorkerInfo, d: Departure, windowMs: number): RpcError {
+  const paused =
+    d.pausedMs > 0
+      ? `this worker was paused for ${(d.pausedMs / 1000).toFixed(1)} s (more than the ${windowMs} ms dead-peer window), so the group dropped it`
+      : '';
+  if (d.droppedUs)
+    return new RpcError(
+      'PEER_DISCONNECTED',
+      `${info} dropped this worker from the group (it heard nothing from it for more than ${windowMs} ms)${paused ? `: ${paused}` : ''}`,
+    );
+  if (d.reason === 'left') return new RpcError('PEER_DISCONNECTED', `${info} left the group (shutdown)`);
   return new RpcError(
     'PEER_DISCONNECTED',
-    reason === 'dead'
-      ? `lost the connection to ${info} (it stopped answering heartbeats for ${windowMs} ms)`
-      : `${info} left the group (shutdown)`,
+    paused
+      ? `lost the connection to ${info}: ${paused}`
+      : `lost the connection to ${info} (it stopped answering heartbeats for ${windowMs} ms)`,
   );
 }
 

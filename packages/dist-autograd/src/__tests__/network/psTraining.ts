@@ -26,6 +26,8 @@ export interface TrainingOptions {
   rank: number;
   initMethod: string;
   listenAddress?: string;
+  /** the address peers connect to, when it is not the listen address (a proxy in front of it) */
+  advertisedAddress?: string;
   /** steps per trainer (default 10) */
   steps?: number;
   seed?: number;
@@ -241,6 +243,7 @@ export async function train(o: TrainingOptions): Promise<TrainingResult> {
         initMethod: o.initMethod,
         rpcTimeout: o.rpcTimeout ?? 30,
         ...(o.listenAddress ? { listenAddress: o.listenAddress } : {}),
+        ...(o.advertisedAddress ? { advertisedAddress: o.advertisedAddress } : {}),
       },
     });
     o.onEvent?.({ event: 'ready', rank: o.rank });

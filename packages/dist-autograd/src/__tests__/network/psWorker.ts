@@ -1,6 +1,6 @@
 // One worker of the parameter-server training (psTraining.ts) as a process of its own:
 //   node --conditions=source --import tsx psWorker.ts --rank 0 --initMethod tcp://10.0.0.1:29500 \
-//        [--listenAddress tcp://10.0.0.1:29501] [--steps 10] [--seed 0] [--rpcTimeout 30] \
+//        [--listenAddress tcp://10.0.0.1:29501] [--advertisedAddress tcp://10.0.0.9:39501] [--steps 10] [--seed 0] [--rpcTimeout 30] \
 //        [--pauseAtTurn N --pauseMs MS] [--trace 1] [--deadlineMs 120000]
 // Prints one JSON object per line: events as they happen, then {"event":"result",...} (the
 // ps's result holds the final parameters). Exit status 0 on success, 1 on a failed training,
@@ -38,6 +38,7 @@ const options: TrainingOptions = {
   rank: num('rank') ?? Number.NaN,
   initMethod: args.get('initMethod') ?? 'env://',
   listenAddress: args.get('listenAddress'),
+  advertisedAddress: args.get('advertisedAddress'),
   steps: num('steps'),
   seed: num('seed'),
   rpcTimeout: num('rpcTimeout'),

@@ -38,10 +38,17 @@ export async function run({ rank, worldSize, initMethod, extra }: ScenarioContex
   const [proxyPort, listenPort] = x.ports[rank]!;
   const proxies =
     rank === 0
-      ? await Promise.all(
-          x.ports.map(([p, l], r) => TcpProxy.start(p, l, { resetChance: x.resetChance, seed: 17 + r })),
+      ? x.ports.map(
+          ([port, target], r) =>
+            new TcpProxy({
+              target: { host: '127.0.0.1', port: target },
+              listen: { port },
+              resetChance: x.resetChance,
+              seed: 17 + r,
+            }),
         )
       : [];
+  await Promise.all(proxies.map((p) => p.start()));
   await initRpc(`worker${rank}`, {
     rank,
     worldSize,
@@ -69,7 +76,7 @@ export async function run({ rank, worldSize, initMethod, extra }: ScenarioContex
     if (s % 10 === 0) await Promise.all(Array.from({ length: 8 }, () => rpcAsync(1, 'increment')));
   }
   const executions = await rpcSync<{ updates: number; increments: number }>(1, 'executions');
-  const resets = proxies.reduce((n, p) => n + p.resets, 0);
+  const resets = proxies.reduce((n, p) => n + p.stats.reset, 0);
   const { resent } = getRpcStats();
   for (const p of proxies) p.setResetChance(0);
   await rpcSync(1, 'finish');

@@ -87,13 +87,13 @@ describe('TcpProxy (network test helper)', () => {
     for (const f of cleanup.splice(0).reverse()) await f();
   });
 
-  async function setup(latencyMs: number) {
+  async function setup(latencyMs: number, faults: { resetChance?: number; seed?: number } = {}) {
     const echo = await echoServer();
     cleanup.push(
       () => new Promise((r) => echo.server.close(r)),
       () => echo.sockets.forEach((s) => s.destroy()),
     );
-    const proxy = new TcpProxy({ target: { host: '127.0.0.1', port: echo.port }, latencyMs });
+    const proxy = new TcpProxy({ target: { host: '127.0.0.1', port: echo.port }, latencyMs, ...faults });
     await proxy.start();
     cleanup.push(() => proxy.close());
     return { echo, proxy };
@@ -232,5 +232,52 @@ describe('TcpProxy (network test helper)', () => {
     expect((await closed).error).toBe('ECONNRESET');
     await sleep(60);
     expect(echo.received()).toBe(receivedBefore);
+  });
+
+  it('resetChance resets connections at seeded random chunks: the same seed and traffic reset the same chunks', async () => {
+    const run = async (seed: number) => {
+      const { proxy } = await setup(0, { resetChance: 0.3, seed });
+      const outcomes: boolean[] = [];
+      for (let i = 0; i < 20; i++) {
+        const s = await dial(proxy.port);
+        cleanup.push(() => s.destroy());
+        const closed = closeEvent(s);
+        const back = readBytes(s, 1).then(
+          () => true,
+          () => false,
+        );
+        s.write('x');
+        outcomes.push(await Promise.race([back, closed.then(() => false)]));
+      }
+      return { outcomes, resets: proxy.stats.reset };
+    };
+    const a = await run(7);
+    const b = await run(7);
+    expect(a.outcomes).toEqual(b.outcomes);
+    expect(a.resets).toBeGreaterThan(0);
+    expect(a.outcomes.filter((ok) => ok).length).toBeGreaterThan(0);
+  });
+
+  it('partition(ms) holds every byte and every new connection for that long, then delivers them in order, without an error', async () => {
+    const { echo, proxy } = await setup(0);
+    const a = await dial(proxy.port);
+    cleanup.push(() => a.destroy());
+    a.write('x');
+    await readBytes(a, 1);
+    const t0 = performance.now();
+    const healed = proxy.partition(150);
+    const back = readBytes(a, 6);
+    a.write('before');
+    const late = dial(proxy.port);
+    await sleep(60);
+    expect(echo.received()).toBe(1);
+    expect((await back).toString()).toBe('before');
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
+    await healed;
+    const b = await late;
+    cleanup.push(() => b.destroy());
+    const echoed = readBytes(b, 5);
+    b.write('after');
+    expect((await echoed).toString()).toBe('after');
   });
 });
