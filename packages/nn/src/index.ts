@@ -51,3 +51,22 @@ export type { LstmState } from './modules/rnn/lstm.js';
 export { GRU } from './modules/rnn/gru.js';
 export { RNNCellBase, RNNCell, LSTMCell, GRUCell } from './modules/rnn/rnnCell.js';
 export type { RnnCellOptions } from './modules/rnn/rnnCell.js';
+export { MultiheadAttention, NonDynamicallyQuantizableLinear } from './modules/attention/multiheadAttention.js';
+export type {
+  MultiheadAttentionOptions,
+  MultiheadAttentionForwardOptions,
+} from './modules/attention/multiheadAttention.js';
+export {
+  TransformerEncoderLayer,
+  type TransformerActivation,
+  type TransformerLayerOptions,
+  type EncoderLayerForwardOptions,
+} from './modules/transformer/transformerEncoderLayer.js';
+export { TransformerDecoderLayer } from './modules/transformer/transformerDecoderLayer.js';
+export type { DecoderLayerForwardOptions } from './modules/transformer/transformerDecoderLayer.js';
+export { Transformer, TransformerEncoder, TransformerDecoder } from './modules/transformer/transformer.js';
+export type {
+  TransformerOptions,
+  TransformerForwardOptions,
+  EncoderForwardOptions,
+} from './modules/transformer/transformer.js';
