@@ -70,3 +70,4 @@ export type {
   TransformerForwardOptions,
   EncoderForwardOptions,
 } from './modules/transformer/transformer.js';
+export { PackedSequence, packPaddedSequence, padPackedSequence, padSequence, packSequence } from './utils/rnn.js';

@@ -1,5 +1,6 @@
 import type { Tensor } from '@wiregrad/autograd';
 import { gruStep } from '../../functional/rnn.js';
+import { PackedSequence } from '../../utils/rnn.js';
 import { RNNBase, type RnnOptions } from './rnnBase.js';
 import { checkStateDims } from './stateDims.js';
 
@@ -13,8 +14,10 @@ export class GRU extends RNNBase<Tensor> {
     super('GRU', inputSize, hiddenSize, opts);
   }
 
-  forward(input: Tensor, hx?: Tensor | null): [Tensor, Tensor] {
-    if (hx) checkStateDims(input, [hx], 'hx');
+  forward(input: Tensor, hx?: Tensor | null): [Tensor, Tensor];
+  forward(input: PackedSequence, hx?: Tensor | null): [PackedSequence, Tensor];
+  forward(input: Tensor | PackedSequence, hx?: Tensor | null): [Tensor | PackedSequence, Tensor] {
+    if (hx && !(input instanceof PackedSequence)) checkStateDims(input, [hx], 'hx');
     const [out, [hn]] = this.runSequence(
       input,
       hx ? [hx] : null,

@@ -1,5 +1,6 @@
 import type { Tensor } from '@wiregrad/autograd';
 import { lstmStep } from '../../functional/rnn.js';
+import { PackedSequence } from '../../utils/rnn.js';
 import { RNNBase, type RnnOptions } from './rnnBase.js';
 import { checkStateDims } from './stateDims.js';
 
@@ -16,8 +17,10 @@ export class LSTM extends RNNBase<LstmState> {
     super('LSTM', inputSize, hiddenSize, opts);
   }
 
-  forward(input: Tensor, hx?: LstmState | null): [Tensor, LstmState] {
-    if (hx) checkStateDims(input, [...hx], 'hx and cx');
+  forward(input: Tensor, hx?: LstmState | null): [Tensor, LstmState];
+  forward(input: PackedSequence, hx?: LstmState | null): [PackedSequence, LstmState];
+  forward(input: Tensor | PackedSequence, hx?: LstmState | null): [Tensor | PackedSequence, LstmState] {
+    if (hx && !(input instanceof PackedSequence)) checkStateDims(input, [...hx], 'hx and cx');
     const realHidden = this.projSize > 0 ? this.projSize : this.hiddenSize;
     const [out, [hn, cn]] = this.runSequence(
       input,

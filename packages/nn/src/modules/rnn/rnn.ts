@@ -1,6 +1,7 @@
 import type { Tensor } from '@wiregrad/autograd';
 import { NnError } from '../../errors.js';
 import { type RnnNonlinearity, rnnStep } from '../../functional/rnn.js';
+import { PackedSequence } from '../../utils/rnn.js';
 import { RNNBase, type RnnOptions } from './rnnBase.js';
 import { checkStateDims } from './stateDims.js';
 
@@ -20,8 +21,10 @@ export class RNN extends RNNBase<Tensor> {
     this.nonlinearity = nonlinearity;
   }
 
-  forward(input: Tensor, hx?: Tensor | null): [Tensor, Tensor] {
-    if (hx) checkStateDims(input, [hx], 'hx');
+  forward(input: Tensor, hx?: Tensor | null): [Tensor, Tensor];
+  forward(input: PackedSequence, hx?: Tensor | null): [PackedSequence, Tensor];
+  forward(input: Tensor | PackedSequence, hx?: Tensor | null): [Tensor | PackedSequence, Tensor] {
+    if (hx && !(input instanceof PackedSequence)) checkStateDims(input, [hx], 'hx');
     const act = this.nonlinearity;
     const [out, [hn]] = this.runSequence(
       input,

@@ -5,6 +5,7 @@ import type { CellWeights } from '../../functional/rnn.js';
 import { linear } from '../../functional/linear.js';
 import { uniform_ } from '../../init.js';
 import { Module } from '../../module.js';
+import { PackedSequence } from '../../utils/rnn.js';
 import type { Parameter } from '../../parameter.js';
 
 export type RnnMode = 'RNN_TANH' | 'RNN_RELU' | 'LSTM' | 'GRU';
@@ -38,7 +39,10 @@ const pyTuple = (s: readonly number[]): string => `(${s.join(', ')}${s.length ==
  * its time loop (as cuDNN and oneDNN do); the loop is left with h W_hhᵀ + b_hh and the gate math.
  * The sums are the same as PyTorch's per-step cell, up to rounding order.
  */
-export abstract class RNNBase<State> extends Module<[Tensor, State?], [Tensor, State]> {
+export abstract class RNNBase<State> extends Module<
+  [Tensor | PackedSequence, State?],
+  [Tensor | PackedSequence, State]
+> {
   readonly inputSize: number;
   readonly hiddenSize: number;
   readonly numLayers: number;
@@ -121,13 +125,14 @@ export abstract class RNNBase<State> extends Module<[Tensor, State?], [Tensor, S
     return this.bidirectional ? 2 : 1;
   }
 
-  /** Checks a batched input [L, N, in] (time-major here) as PyTorch's check_input. */
-  protected checkInput(input: Tensor): void {
-    if (input.ndim !== 3) throw new NnError('INVALID_SHAPE', `input must have 3 dimensions, got ${input.ndim}`);
-    if (input.shape[2] !== this.inputSize)
+  /** Checks a batched input [L, N, in] (time-major here), or packed data [Σ L, in], as PyTorch's check_input. */
+  protected checkInput(input: Tensor, dims = 3): void {
+    if (input.ndim !== dims)
+      throw new NnError('INVALID_SHAPE', `input must have ${dims} dimensions, got ${input.ndim}`);
+    if (input.shape.at(-1) !== this.inputSize)
       throw new NnError(
         'INVALID_SHAPE',
-        `input.size(-1) must be equal to input_size. Expected ${this.inputSize}, got ${input.shape[2]}`,
+        `input.size(-1) must be equal to input_size. Expected ${this.inputSize}, got ${input.shape.at(-1)}`,
       );
   }
 
@@ -177,18 +182,91 @@ export abstract class RNNBase<State> extends Module<[Tensor, State?], [Tensor, S
   }
 
   /**
+   * runLayers over a PackedSequence's data [Σ L, in]: at step t only the first batchSizes[t]
+   * sequences (the longest) advance. Forward, a sequence's final state is taken when it drops out
+   * of the batch; in reverse, each sequence joins from its initial state at its own last step.
+   */
+  protected runPackedLayers(
+    data: Tensor,
+    batchSizes: readonly number[],
+    init: Tensor[],
+    step: RnnStep,
+  ): [Tensor, Tensor[]] {
+    const dirs = this.numDirections;
+    const finals: Tensor[][] = init.map(() => []);
+    const offsets = batchSizes.map((_, t) => batchSizes.slice(0, t).reduce((a, b) => a + b, 0));
+    const T = batchSizes.length;
+    let x = data;
+    for (let layer = 0; layer < this.numLayers; layer++) {
+      const outs: Tensor[] = [];
+      for (let dir = 0; dir < dirs; dir++) {
+        const idx = layer * dirs + dir;
+        const w = this.weightsOf(idx);
+        const gi = linear(x, w.wIh, w.bIh);
+        const h0 = init.map((s) => s.select(0, idx));
+        const hs: Tensor[] = new Array<Tensor>(T);
+        let state: Tensor[];
+        if (dir === 0) {
+          state = h0;
+          const done: Tensor[][] = [];
+          for (let t = 0; t < T; t++) {
+            const bs = batchSizes[t]!;
+            if (bs < state[0]!.shape[0]!) {
+              done.push(state.map((s) => s.narrow(0, bs, s.shape[0]! - bs)));
+              state = state.map((s) => s.narrow(0, 0, bs));
+            }
+            state = step(gi.narrow(0, offsets[t]!, bs), state, w);
+            hs[t] = state[0]!;
+          }
+          const last = state;
+          state = last.map((s, j) => (done.length ? cat([s, ...done.map((d) => d[j]!).reverse()], 0) : s));
+        } else {
+          state = h0.map((s) => s.narrow(0, 0, batchSizes[T - 1]!));
+          for (let t = T - 1; t >= 0; t--) {
+            const [bs, have] = [batchSizes[t]!, state[0]!.shape[0]!];
+            if (bs > have) state = state.map((s, j) => cat([s, h0[j]!.narrow(0, have, bs - have)], 0));
+            state = step(gi.narrow(0, offsets[t]!, bs), state, w);
+            hs[t] = state[0]!;
+          }
+        }
+        outs.push(cat(hs, 0));
+        state.forEach((s, j) => finals[j]!.push(s));
+      }
+      x = dirs === 1 ? outs[0]! : cat(outs, 1);
+      if (this.dropout > 0 && this.training && layer < this.numLayers - 1) x = dropout(x, this.dropout, true);
+    }
+    return [x, finals.map((f) => stack(f, 0))];
+  }
+
+  /**
    * The batched/unbatched and batchFirst plumbing around runLayers: a 2-D input is one unbatched
    * sequence (its states 2-D too), a batchFirst input is [N, L, in]; outputs come back the same way.
    */
-  protected runSequence(
-    input: Tensor,
+  protected runSequence<I extends Tensor | PackedSequence>(
+    input: I,
     hx: Tensor[] | null,
     stateSizes: number[],
     step: RnnStep,
     checkState: (hx: Tensor[], expected: number[][]) => void,
-  ): [Tensor, Tensor[]] {
-    const batched = input.ndim === 3;
-    let x = batched ? input : input.unsqueeze(this.batchFirst ? 0 : 1);
+  ): [I, Tensor[]] {
+    if (input instanceof PackedSequence) {
+      // states follow the packed (sorted) order inside, the caller's order outside (PyTorch's permute_hidden)
+      const { data, batchSizes, sortedIndices, unsortedIndices } = input;
+      this.checkInput(data, 2);
+      const batch = batchSizes[0]!;
+      const h = hx
+        ? hx.map((s) => (sortedIndices ? s.indexSelect(1, sortedIndices) : s))
+        : stateSizes.map((size) => this.zeroState(data, batch, size));
+      checkState(
+        h,
+        stateSizes.map((size) => [this.numLayers * this.numDirections, batch, size]),
+      );
+      const [out, finals] = this.runPackedLayers(data, batchSizes, h, step);
+      return [input.withData(out) as I, finals.map((s) => (unsortedIndices ? s.indexSelect(1, unsortedIndices) : s))];
+    }
+    const seq = input as Tensor;
+    const batched = seq.ndim === 3;
+    let x = batched ? seq : seq.unsqueeze(this.batchFirst ? 0 : 1);
     let h = hx && !batched ? hx.map((s) => s.unsqueeze(1)) : hx;
     if (this.batchFirst) x = x.transpose(0, 1);
     this.checkInput(x);
@@ -204,7 +282,7 @@ export abstract class RNNBase<State> extends Module<[Tensor, State?], [Tensor, S
       out = out.squeeze(this.batchFirst ? 0 : 1);
       finals = finals.map((s) => s.squeeze(1));
     }
-    return [out, finals];
+    return [out as I, finals];
   }
 
   override extraRepr(): string {
