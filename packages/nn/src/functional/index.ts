@@ -1,5 +1,11 @@
 // torch.nn.functional, used as `functional.crossEntropy` or `import { functional as F }` (see ../index.ts).
 export { linear } from './linear.js';
+export { scaledDotProductAttention } from './attention.js';
+export type { ScaledDotProductAttentionOptions } from './attention.js';
+export { multiHeadAttentionForward } from './multiheadAttention.js';
+export type { MultiheadAttentionWeights, MultiheadAttentionOptions } from './multiheadAttention.js';
+export { rnnCell, lstmCell, gruCell } from './rnn.js';
+export type { CellWeights, RnnNonlinearity } from './rnn.js';
 export {
   mseLoss,
   l1Loss,
@@ -23,9 +29,3 @@ export { conv1d, conv2d, unfold, fold } from './conv.js';
 export type { ConvOptions } from './conv.js';
 export { maxPool2d, avgPool2d, adaptiveAvgPool2d } from './pooling.js';
 export type { AvgPoolOptions, MaxPoolOptions } from './pooling.js';
-export { scaledDotProductAttention } from './attention.js';
-export type { ScaledDotProductAttentionOptions } from './attention.js';
-export { multiHeadAttentionForward } from './multiheadAttention.js';
-export type { MultiheadAttentionWeights, MultiheadAttentionOptions } from './multiheadAttention.js';
-export { rnnCell, lstmCell, gruCell } from './rnn.js';
-export type { CellWeights, RnnNonlinearity } from './rnn.js';
