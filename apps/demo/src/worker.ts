@@ -6,6 +6,7 @@ import { trainer, watchTrainers } from './examples/parameterServer.js';
 import { gradientTrainer, serveGradientUpdates } from './examples/gradientParameterServer.js';
 import { mnistTrainer } from './examples/mnistDistributed.js';
 import { driver } from './examples/pipeline.js';
+import { namesDriver } from './examples/names.js';
 import { noticeWhileWaiting } from './rendezvousNotice.js';
 
 /** Role names: the parameter server is "ps"; every other worker is "worker<rank>". */
@@ -49,6 +50,7 @@ export async function runWorker(c: DemoConfig): Promise<void> {
   }
   if (c.example === 'ps' && rank > 0) await (c.update === 'dist' ? trainer(c, rank) : gradientTrainer(c, rank, name));
   if (c.example === 'pipeline' && rank === 0) await driver(c);
+  if (c.example === 'names' && rank === 0) await namesDriver(c);
   if (c.example === 'mnist' && rank > 0) await mnistTrainer(c, rank);
   // no limit: the server enters the barrier right after the rendezvous and waits there while
   // the trainers train, however long that takes; a trainer that dies leaves it (Note [Membership])
