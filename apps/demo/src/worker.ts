@@ -7,6 +7,7 @@ import { trainer, watchTrainers } from './examples/parameterServer.js';
 import { gradientTrainer, serveGradientUpdates } from './examples/gradientParameterServer.js';
 import { mnistTrainer } from './examples/mnistDistributed.js';
 import { driver } from './examples/pipeline.js';
+import { namesDriver } from './examples/names.js';
 import { noticeWhileWaiting } from './rendezvousNotice.js';
 
 let trainersFinished = 0;
@@ -60,6 +61,7 @@ export async function runWorker(c: DemoConfig): Promise<void> {
   }
   if (c.example === 'ps' && rank > 0) await (c.update === 'dist' ? trainer(c, rank) : gradientTrainer(c, rank, name));
   if (c.example === 'pipeline' && rank === 0) await driver(c);
+  if (c.example === 'names' && rank === 0) await namesDriver(c);
   if (c.example === 'mnist' && rank > 0) await mnistTrainer(c, rank);
   if ((c.example === 'ps' || c.example === 'mnist') && rank > 0) await rpcSync('ps', 'demo.trainerFinished');
   // no limit: the server enters the barrier right after the rendezvous and waits there while

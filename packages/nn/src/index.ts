@@ -52,3 +52,31 @@ export type { DataLoaderOptions } from './data/dataLoader.js';
 export { Generator } from './data/generator.js';
 export { serialize, deserialize, safetensorsMetadata } from './serialization/safetensors.js';
 export { save, load } from './serialization/checkpoint.js';
+export { RNNBase } from './modules/rnn/rnnBase.js';
+export type { RnnMode, RnnOptions } from './modules/rnn/rnnBase.js';
+export { RNN } from './modules/rnn/rnn.js';
+export { LSTM } from './modules/rnn/lstm.js';
+export type { LstmState } from './modules/rnn/lstm.js';
+export { GRU } from './modules/rnn/gru.js';
+export { RNNCellBase, RNNCell, LSTMCell, GRUCell } from './modules/rnn/rnnCell.js';
+export type { RnnCellOptions } from './modules/rnn/rnnCell.js';
+export { MultiheadAttention, NonDynamicallyQuantizableLinear } from './modules/attention/multiheadAttention.js';
+export type {
+  MultiheadAttentionOptions,
+  MultiheadAttentionForwardOptions,
+} from './modules/attention/multiheadAttention.js';
+export {
+  TransformerEncoderLayer,
+  type TransformerActivation,
+  type TransformerLayerOptions,
+  type EncoderLayerForwardOptions,
+} from './modules/transformer/transformerEncoderLayer.js';
+export { TransformerDecoderLayer } from './modules/transformer/transformerDecoderLayer.js';
+export type { DecoderLayerForwardOptions } from './modules/transformer/transformerDecoderLayer.js';
+export { Transformer, TransformerEncoder, TransformerDecoder } from './modules/transformer/transformer.js';
+export type {
+  TransformerOptions,
+  TransformerForwardOptions,
+  EncoderForwardOptions,
+} from './modules/transformer/transformer.js';
+export { PackedSequence, packPaddedSequence, padPackedSequence, padSequence, packSequence } from './utils/rnn.js';

@@ -1,5 +1,11 @@
 // torch.nn.functional, used as `functional.crossEntropy` or `import { functional as F }` (see ../index.ts).
 export { linear } from './linear.js';
+export { scaledDotProductAttention } from './attention.js';
+export type { ScaledDotProductAttentionOptions } from './attention.js';
+export { multiHeadAttentionForward } from './multiheadAttention.js';
+export type { MultiheadAttentionWeights, MultiheadAttentionOptions } from './multiheadAttention.js';
+export { rnnCell, lstmCell, gruCell } from './rnn.js';
+export type { CellWeights, RnnNonlinearity } from './rnn.js';
 export {
   mseLoss,
   l1Loss,
