@@ -38,6 +38,8 @@ export interface TrainingOptions {
   pauseMs?: number;
   /** report every phase of every step as an event (for a spec's story of a failure) */
   trace?: boolean;
+  /** no authentication nor encryption (a spec that finds a call on the wire by its bytes) */
+  insecure?: boolean;
   onEvent?: (e: TrainingEvent) => void;
 }
 
@@ -244,6 +246,7 @@ export async function train(o: TrainingOptions): Promise<TrainingResult> {
         rpcTimeout: o.rpcTimeout ?? 30,
         ...(o.listenAddress ? { listenAddress: o.listenAddress } : {}),
         ...(o.advertisedAddress ? { advertisedAddress: o.advertisedAddress } : {}),
+        ...(o.insecure ? { insecure: true } : {}),
       },
     });
     o.onEvent?.({ event: 'ready', rank: o.rank });
