@@ -31,8 +31,13 @@ export async function supervise(
   const lost: number[] = [];
   // the group's secret as a worker started by hand takes it (Note [Group secret]), handed to every child
   const env = { ...process.env, [SECRET_ENV]: groupSecret(undefined).secret.toString() };
+  // SIGCONT first: a stopped (stalled) worker would hold SIGTERM until someone continued it
   const stopAll = (except?: ChildProcess) => {
-    for (const ch of children) if (ch !== except && ch.exitCode === null) ch.kill('SIGTERM');
+    for (const ch of children)
+      if (ch !== except && ch.exitCode === null && ch.signalCode === null) {
+        ch.kill('SIGCONT');
+        ch.kill('SIGTERM');
+      }
   };
   const onExit = (rank: number, child: ChildProcess, code: number | null, signal: NodeJS.Signals | null) => {
     if ((code === 0 && !signal) || failure) return;
