@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Function, type FunctionCtx, type Node, type Tensor, grad, gradAccumulator, tensor } from './index.js';
+import { Function, type FunctionCtx, type Node, type Tensor, grad, tensor } from './index.js';
+import { gradAccumulator } from './internal.js';
 
 const leaf = (v: number[] = [1, 2]) => tensor(v, { dtype: 'float64', requiresGrad: true });
 
