@@ -154,6 +154,40 @@ let heapLimit = parseLimit(env?.WIREGRAD_CPU_HEAP_BYTES) ?? 256 * 1024 * 1024;
 const blocks = new HeapBlocks(MIN_HEAP_BYTES + HEAP_PADDING);
 /** Frees the block of an array the GC collected; the unregister token is the array itself. */
 const heapArrays = new FinalizationRegistry<number>((ptr) => blocks.release(ptr));
+/**
+ * Note [Telling V8 about heap blocks]
+ * The GC sees a storage in wasm memory as a small view, not as the block it holds, so code that
+ * drops its tensors to the GC (PyTorch's style: no dispose(), no tidy()) filled the heap to its
+ * cap before a mark-compact found the dead views and gave their blocks back. Each such block's
+ * array carries a ballast: an ArrayBuffer of the block's size from Buffer.allocUnsafe (malloc,
+ * never written, so no page of it is resident), which V8 counts as external memory of the array.
+ * Dropped blocks so press for a GC as ordinary buffers do, and their blocks return (through
+ * heapArrays' callbacks, run between tasks) to be reused without fresh page faults. A released
+ * storage gives its ballast back to `spareBallasts` for the next block of its size, so code that
+ * releases its storages allocates no new ballast (and does not press for GCs it does not need). A
+ * loop that never yields still fills the heap: the callbacks only run between tasks.
+ */
+const ballasts = new WeakMap<Float32Array, ArrayBufferLike>();
+const spareBallasts = new Map<number, ArrayBufferLike[]>();
+let spareBallastBytes = 0;
+
+function takeBallast(size: number): ArrayBufferLike | null {
+  const spare = spareBallasts.get(size)?.pop();
+  if (spare !== undefined) {
+    spareBallastBytes -= size;
+    return spare;
+  }
+  return NodeBuffer ? NodeBuffer.allocUnsafe(size).buffer : null;
+}
+
+function giveBackBallast(ballast: ArrayBufferLike): void {
+  const size = ballast.byteLength;
+  if (spareBallastBytes + size > heapLimit) return;
+  let list = spareBallasts.get(size);
+  if (!list) spareBallasts.set(size, (list = []));
+  list.push(ballast);
+  spareBallastBytes += size;
+}
 
 /** Lets the wasm runtime (created on first use) serve float32 storages (Note [Storages in wasm memory]). */
 export function setWasmHeap(source: () => WasmHeap | null): void {
@@ -184,12 +218,19 @@ export function takeHeapFloats(length: number, zeroed: boolean): Float32Array | 
   // a carved block is fresh memory (zero); a reused one holds what its last storages left
   if (zeroed && !fresh) data.fill(0);
   heapArrays.register(data, ptr, data);
+  const ballast = takeBallast(size);
+  if (ballast !== null) ballasts.set(data, ballast);
   return data;
 }
 
 /** Takes back the floats of a released storage (nothing may alias them any more). */
 export function giveBackHeapFloats(data: Float32Array): void {
   heapArrays.unregister(data);
+  const ballast = ballasts.get(data);
+  if (ballast !== undefined) {
+    ballasts.delete(data);
+    giveBackBallast(ballast);
+  }
   blocks.release(data.byteOffset);
 }
 

@@ -66,8 +66,9 @@ function writeInto(target: Tensor, result: Tensor, gradFnName: string): Tensor {
  * write autograd must record, keeps Note [In-place ops]'s path.
  */
 function binaryInPlace(kernel: string, x: Tensor, other: TensorOrScalar, alpha: number | undefined): boolean {
-  if (x.dtype !== 'float32' || !x.isContiguous() || !(other instanceof Tensor || typeof other === 'number'))
-    return false;
+  // anything else (a bad argument included) takes the out-of-place path, which names what is wrong
+  if (!(x instanceof Tensor) || x.dtype !== 'float32' || !x.isContiguous()) return false;
+  if (!(other instanceof Tensor || typeof other === 'number')) return false;
   if (!hasKernel(K.BinaryInto, x.device.type)) return false;
   if (other instanceof Tensor && (other.dtype !== 'float32' || other.device !== x.device)) return false;
   if (other instanceof Tensor && other.storage === x.storage && !sameView(x, other)) return false;
