@@ -1,5 +1,5 @@
 // Convolution on the cpu device vs tfjs-wasm (issue: conv/pool kernels): conv2d forward, and a
-// LeNet-5 training step (batch 64) in each framework, timed in turns in the same process.
+// LeNet-5 training step (batch 64) in each framework, timed in alternating blocks in the same process (Note [Timed blocks]).
 import type { Scalar, Tensor as TfTensor, Tensor4D } from '@tensorflow/tfjs';
 import { conv2d, manualSeed, maxPool2d, randn, tensor, tidy, type Tensor } from '@wiregrad/autograd';
 import { crossEntropy } from '@wiregrad/nn';

@@ -5,6 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { memory, randn, tensor, type Tensor } from '@wiregrad/autograd';
 import { Linear, ReLU, Sequential, crossEntropy } from '@wiregrad/nn';
 import { SGD } from '@wiregrad/nn/optim';
+import { loadLine } from './machine.js';
 import { compare, printRows, type Row } from './report.js';
 import { oursMlp } from './torch.bench.js';
 
@@ -49,10 +50,11 @@ async function trainingRun(
   label: string,
   step: () => void,
   steps: number,
-): Promise<{ msPerStep: number; gcMsPerStep: number }> {
+): Promise<{ msPerStep: number; gcMsPerStep: number; maxRssMB: number }> {
   const samples: Record<string, string | number>[] = [];
   const every = Math.max(1, Math.floor(steps / 10));
   let ms = 0;
+  let maxRss = 0;
   const gc = await withGcPauses(() => {
     const start = performance.now();
     for (let i = 1; i <= steps; i++) {
@@ -60,6 +62,7 @@ async function trainingRun(
       if (i % every === 0) {
         const m = memory();
         const rss = process.memoryUsage();
+        maxRss = Math.max(maxRss, rss.rss);
         samples.push({
           step: i,
           'rss MB': MB(rss.rss),
@@ -77,7 +80,7 @@ async function trainingRun(
     `\n### ${label}: ${steps} steps, ${(ms / steps).toFixed(2)} ms/step, ${gc.count} GC pauses, ${(gc.ms / steps).toFixed(3)} ms GC/step`,
   );
   console.table(samples);
-  return { msPerStep: ms / steps, gcMsPerStep: gc.ms / steps };
+  return { msPerStep: ms / steps, gcMsPerStep: gc.ms / steps, maxRssMB: maxRss / 2 ** 20 };
 }
 
 /** Heap per op of a scalar chain y = y.mul(1.0001).add(0.0001), alive and after backward. */
@@ -104,6 +107,10 @@ export async function run(): Promise<Row[]> {
     'the same step with every tensor left to the GC',
     droppedMlp(),
     Math.min(STEPS, 2000),
+  );
+  // the issue's target: a training loop written without tidy() stays under 200 MB resident
+  console.log(
+    `\n### RSS of the MLP loop without tidy(): at most ${dropped.maxRssMB.toFixed(0)} MB over its steps (target < 200 MB; process total, node and the modules included); ${loadLine()}`,
   );
   rows.push(
     compare(

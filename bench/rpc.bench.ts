@@ -122,7 +122,7 @@ export async function run(): Promise<Row[]> {
   // training loop spends its life there, so that is what is timed, for raw zeromq as for ours
   for (let i = 0; i < 3000; i++) await rawCall(['x']);
   for (let i = 0; i < 3000; i++) await rpcSync(1, 'echo', [1]);
-  // raw and ours take turns, call by call, so both see the same machine (the issue asks for medians of interleaved rounds)
+  // raw and ours run in alternating blocks, so both see the same machine (Note [Timed blocks])
   const { raw: rawRt, ours: oursRt } = await interleavedMediansAsync(
     { raw: timed(() => rawCall(['x'])), ours: timed(() => rpcSync(1, 'echo', [1])) },
     2000,

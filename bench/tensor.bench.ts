@@ -72,7 +72,7 @@ export async function run(): Promise<Row[]> {
   const xa = x.toTypedArray() as Float32Array;
   const ya = y.toTypedArray() as Float32Array;
   const out = new Float32Array(N_ELEM);
-  // timed in turns: ours release their result (its memory is reused, Note [Caching allocator])
+  // timed in alternating blocks (Note [Timed blocks]): ours release their result (its memory is reused, Note [Caching allocator])
   // like the loops writing into one array, or drop it to the GC like the loop making a new one
   const m = interleavedMedians(
     {

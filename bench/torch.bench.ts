@@ -1,11 +1,12 @@
 // wiregrad's cpu device vs PyTorch on this machine (issue: the cpu device at the machine's limit).
-// PyTorch runs in a child process (bench/torchPeer.py), timed one call at a time in turns with ours.
+// PyTorch runs in a child process per thread count (bench/torchPeer.py), timed in blocks (Note [Timed blocks]).
 import { cpuKernelInfo, getNumThreads, randn, setNumThreads, tensor, tidy, type Tensor } from '@wiregrad/autograd';
 import { Linear, ReLU, Sequential, crossEntropy } from '@wiregrad/nn';
 import { SGD } from '@wiregrad/nn/optim';
 import { tfjs } from './peers.js';
-import { compare, interleavedMediansAsync, printRows, type Row } from './report.js';
-import { TorchPeer } from './torchPeer.js';
+import { loadLine, StealMeter } from './machine.js';
+import { blockMedians, compare, printRows, timedBlock, type Block, type Row } from './report.js';
+import { TorchPeer, type TorchCase } from './torchPeer.js';
 
 const N_ELEM = 1 << 20;
 const CHAIN = 1000;
@@ -39,141 +40,168 @@ export function oursMlp(): () => void {
 
 const gflops = (n: number, ms: number) => (2 * n ** 3) / ms / 1e6;
 
+interface Peers {
+  one: TorchPeer;
+  two: TorchPeer;
+  label: string;
+}
+
 /**
- * Note [Idle turns]
- * The PyTorch peer starts each timed call after waiting on its pipe; ours used to start right
- * after the previous case in this process (tfjs-wasm's exp: 20-40 ms of CPU). On a loaded
- * machine Linux's scheduler then favours the processes that slept over the one that just ran,
- * so our next call lost its core mid-way: add 1M read 4.4 ms after tfjs' exp and 1.9 ms after
- * a sleep (torch: 1.0 ms either way). Every timed case here starts after a 2 ms sleep (an
- * untimed turn of its own), so each starts as the peer's does.
+ * Ours against PyTorch at its best setting: PyTorch on 1 thread and on 2 (separate processes),
+ * each timed in blocks (Note [Timed blocks]); the row compares ours with the faster and prints
+ * both, with the steal each side's blocks saw.
  */
-function withIdleTurns(fns: Record<string, () => unknown>): Record<string, () => unknown> {
-  const idle = () => new Promise<void>((resolve) => setTimeout(resolve, 2));
-  return Object.fromEntries(
-    Object.entries(fns).flatMap(([name, fn], i) => [
-      [`idle${i}`, idle],
-      [name, fn],
-    ]),
+async function vsTorch(
+  peers: Peers,
+  caseName: string,
+  kase: TorchCase,
+  ours: () => unknown,
+  calls: number,
+  minSpeedup: number,
+  scale: (ms: number) => number = (ms) => ms,
+): Promise<{ row: Row; ours: number; best: number }> {
+  const meters = { ours: new StealMeter(), one: new StealMeter(), two: new StealMeter() };
+  const m = await blockMedians(
+    {
+      ours: timedBlock(ours),
+      one: (c) => peers.one.block(kase, c),
+      two: (c) => peers.two.block(kase, c),
+    } satisfies Record<string, Block>,
+    calls,
+    2,
+    meters,
   );
+  const [o, one, two] = [scale(m.ours), scale(m.one), scale(m.two)];
+  const best = Math.min(one, two);
+  const row = compare(caseName, ['wiregrad', o], [`${peers.label} best of 1|2 threads`, best], minSpeedup);
+  row.peer += ` (1 thread ${one.toFixed(3)} ms, 2 threads ${two.toFixed(3)} ms; steal ${meters.one.percent()}|${meters.two.percent()})`;
+  row.ours += ` (steal ${meters.ours.percent()})`;
+  return { row, ours: o, best };
+}
+
+/** Ours against tfjs-wasm, both in this process, in blocks. */
+async function vsTfjs(caseName: string, ours: () => unknown, peer: () => unknown, calls: number): Promise<Row> {
+  const m = await blockMedians({ ours: timedBlock(ours), peer: timedBlock(peer) }, calls);
+  return compare(caseName, ['wiregrad', m.ours], ['tfjs-wasm', m.peer], 0);
 }
 
 export async function run(): Promise<Row[] | void> {
-  const peer = await TorchPeer.start();
-  if (!(peer instanceof TorchPeer)) {
-    console.log(`\n## pytorch\nskipped: no python here imports torch (${peer.skipped})`);
+  const one = await TorchPeer.start(1);
+  if (!(one instanceof TorchPeer)) {
+    console.log(`\n## pytorch\nskipped: no python here imports torch (${one.skipped})`);
     return;
   }
+  const two = await TorchPeer.start(2);
+  if (!(two instanceof TorchPeer)) {
+    one.close();
+    console.log(`\n## pytorch\nskipped: torch on 2 threads did not start (${two.skipped})`);
+    return;
+  }
+  const peers: Peers = { one, two, label: `torch ${one.version}` };
   const threads = getNumThreads();
+  const loadBefore = loadLine();
   const rows: Row[] = [];
   const tfw = await tfjs('wasm');
   try {
     for (const n of [512, 1024] as const) {
       const a = randn([n, n]);
       const b = randn([n, n]);
-      const ta = tfw.randomNormal([n, n]);
-      const tb = tfw.randomNormal([n, n]);
       // ours release their results, as tfjs-wasm's do and PyTorch's (by reference counting)
       const ours = (t: number) => () => {
         setNumThreads(t);
         a.matmul(b).dispose();
       };
-      const m = await interleavedMediansAsync(
-        withIdleTurns({
-          one: ours(1),
-          torchOne: () => peer.time(`matmul${n}`, 1),
-          pool: ours(threads),
-          torchPool: () => peer.time(`matmul${n}`, threads),
-          tfPool: () => {
+      const calls = n === 1024 ? 20 : 40;
+      for (const t of [1, threads]) {
+        const r = await vsTorch(
+          peers,
+          `matmul ${n} f32, ours on ${t} thread(s)`,
+          `matmul${n}`,
+          ours(t),
+          calls,
+          t === 1 ? 0.5 : 0,
+        );
+        r.row.ours += ` ${gflops(n, r.ours).toFixed(0)} GFLOP/s`;
+        r.row.peer += ` ${gflops(n, r.best).toFixed(0)} GFLOP/s`;
+        rows.push(r.row);
+      }
+      setNumThreads(threads);
+      const ta = tfw.randomNormal([n, n]);
+      const tb = tfw.randomNormal([n, n]);
+      rows.push(
+        await vsTfjs(
+          `matmul ${n} f32, ${threads} threads`,
+          ours(threads),
+          () => {
             const c = tfw.matMul(ta, tb);
             c.dataSync();
             c.dispose();
           },
-        }),
-        n === 1024 ? 9 : 25,
+          calls,
+        ),
       );
       setNumThreads(threads);
-      for (const [label, t, mine, theirs] of [
-        ['1 thread', 1, m.one!, m.torchOne!],
-        [`${threads} threads`, threads, m.pool!, m.torchPool!],
-      ] as const) {
-        const row = compare(
-          `matmul ${n} f32, ${label}`,
-          ['wiregrad', mine],
-          [`torch ${peer.version}`, theirs],
-          t === 1 ? 0 : 0.5,
-        );
-        row.ours += ` (${gflops(n, mine).toFixed(0)} GFLOP/s)`;
-        row.peer += ` (${gflops(n, theirs).toFixed(0)} GFLOP/s)`;
-        rows.push(row);
-      }
-      const vsTf = compare(`matmul ${n} f32, ${threads} threads`, ['wiregrad', m.pool!], ['tfjs-wasm', m.tfPool!], 0);
-      vsTf.ours += ` (${gflops(n, m.pool!).toFixed(0)} GFLOP/s)`;
-      vsTf.peer += ` (${gflops(n, m.tfPool!).toFixed(0)} GFLOP/s)`;
-      rows.push(vsTf);
       ta.dispose();
       tb.dispose();
     }
 
     const x = randn([N_ELEM]);
     const y = randn([N_ELEM]);
+    const acc = randn([N_ELEM]);
+    rows.push((await vsTorch(peers, 'add 1M f32, result released', 'add', () => x.add(y).dispose(), 60, 0.5)).row);
+    rows.push((await vsTorch(peers, 'add 1M f32, result left to the GC', 'add', () => x.add(y), 60, 0.5)).row);
+    rows.push((await vsTorch(peers, 'add_ 1M f32 (in place)', 'add_', () => acc.add_(y), 60, 0.5)).row);
+    rows.push((await vsTorch(peers, 'exp 1M f32, result released', 'exp', () => x.exp().dispose(), 60, 0.5)).row);
     const tx = tfw.randomNormal([N_ELEM]);
     const ty = tfw.randomNormal([N_ELEM]);
-    const tfAdd = (): void => {
-      const c = tfw.add(tx, ty);
+    const tfRead = (c: { dataSync(): unknown; dispose(): void }) => {
       c.dataSync();
       c.dispose();
     };
-    const m = await interleavedMediansAsync(
-      withIdleTurns({
-        add: () => x.add(y).dispose(),
-        torchAdd: () => peer.time('add', threads),
-        tfAdd,
-        exp: () => x.exp().dispose(),
-        torchExp: () => peer.time('exp', threads),
-        tfExp: () => {
-          const c = tfw.exp(tx);
-          c.dataSync();
-          c.dispose();
-        },
-      }),
-      41,
-      5,
-    );
-    rows.push(compare('add 1M f32', ['wiregrad', m.add!], [`torch ${peer.version}`, m.torchAdd!], 0.5));
-    rows.push(compare('add 1M f32', ['wiregrad', m.add!], ['tfjs-wasm', m.tfAdd!], 1 / 1.5));
-    rows.push(compare('exp 1M f32', ['wiregrad', m.exp!], [`torch ${peer.version}`, m.torchExp!], 0.5));
-    rows.push(compare('exp 1M f32', ['wiregrad', m.exp!], ['tfjs-wasm', m.tfExp!], 0));
-
-    const leaf = tensor(1.5, { requiresGrad: true });
-    const net = oursMlp();
-    const g = await interleavedMediansAsync(
-      withIdleTurns({
-        chain: () => oursChain(leaf),
-        torchChain: () => peer.time('chain', threads),
-        mlp: net,
-        torchMlp: () => peer.time('mlp', threads),
-      }),
-      41,
-      5,
-    );
     rows.push(
-      compare(
-        `fwd+bwd per node, ${CHAIN}-op scalar chain`,
-        ['wiregrad', g.chain! / CHAIN],
-        [`torch ${peer.version}`, g.torchChain! / CHAIN],
-        1 / 1.5,
+      await vsTfjs(
+        'add 1M f32',
+        () => x.add(y).dispose(),
+        () => tfRead(tfw.add(tx, ty)),
+        60,
       ),
     );
     rows.push(
-      compare('MLP 784-256-10 SGD step, batch 64', ['wiregrad', g.mlp!], [`torch ${peer.version}`, g.torchMlp!], 0.5),
+      await vsTfjs(
+        'exp 1M f32',
+        () => x.exp().dispose(),
+        () => tfRead(tfw.exp(tx)),
+        60,
+      ),
     );
+    tx.dispose();
+    ty.dispose();
+
+    const leaf = tensor(1.5, { requiresGrad: true });
+    rows.push(
+      (
+        await vsTorch(
+          peers,
+          `fwd+bwd per node, ${CHAIN}-op scalar chain`,
+          'chain',
+          () => oursChain(leaf),
+          40,
+          1 / 1.5,
+          (ms) => ms / CHAIN,
+        )
+      ).row,
+    );
+    rows.push((await vsTorch(peers, 'MLP 784-256-10 SGD step, batch 64', 'mlp', oursMlp(), 60, 1 / 2.5)).row);
   } finally {
     setNumThreads(threads);
-    peer.close();
+    one.close();
+    two.close();
   }
   const simd = cpuKernelInfo().relaxedSimd ? 'relaxed SIMD gemm' : 'plain SIMD gemm';
-  printRows(`pytorch (${peer.python}, torch ${peer.version}; ${threads} threads each unless said; ${simd})`, rows);
+  printRows(
+    `pytorch (${one.python}, torch ${one.version}; ours on ${threads} threads unless said; ${simd}; ${loadBefore} before, ${loadLine()} after)`,
+    rows,
+  );
   return rows;
 }
 

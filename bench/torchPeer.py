@@ -1,10 +1,12 @@
 # PyTorch as a benchmark peer of `pnpm bench` (bench/torchPeer.ts starts it).
 #
-# Protocol, one line each way: the bench writes `<case> <threads>`; this script runs the
-# case once (its setup is made on first use and kept) and answers the milliseconds that
-# one call took, timed here with perf_counter so the pipe's latency is not counted, or
-# `error <message>`. `ready <torch version>` is the first line written. The bench calls us
-# between its own calls, so both run in turns on the same machine (see interleavedMedians).
+# One process per thread count: `torchPeer.py <threads>`, started by bench/torchPeer.ts with
+# OMP_NUM_THREADS and OPENBLAS_NUM_THREADS set to it as well, so both pools are sized before
+# torch loads. Protocol, one line each way: the bench writes `<case> <calls>`; this script
+# runs the case `calls` times in a row (its setup is made on first use and kept) and answers
+# the milliseconds of each call, space-separated, timed here with perf_counter so the pipe's
+# latency is not counted, or `error <message>`. `ready <torch version>` is the first line
+# written. The bench is idle while a block runs (Note [Timed blocks] in bench/report.ts).
 import ctypes
 import sys
 import time
@@ -48,6 +50,9 @@ def setup(case):
     if case == 'add':
         x, y = torch.randn(N_ELEM), torch.randn(N_ELEM)
         return lambda: x + y
+    if case == 'add_':
+        x, y = torch.randn(N_ELEM), torch.randn(N_ELEM)
+        return lambda: x.add_(y)
     if case == 'exp':
         x = torch.randn(N_ELEM)
         return lambda: torch.exp(x)
@@ -77,18 +82,20 @@ def setup(case):
 
 
 def main():
+    set_threads(int(sys.argv[1]))
     print(f'ready {torch.__version__}', flush=True)
     for line in sys.stdin:
         try:
-            case, threads = line.split()
-            set_threads(int(threads))
+            case, calls = line.split()
             fn = state.get(case)
             if fn is None:
                 fn = state[case] = setup(case)
-            start = time.perf_counter()
-            fn()
-            ms = (time.perf_counter() - start) * 1e3
-            print(f'{ms:.6f}', flush=True)
+            times = []
+            for _ in range(int(calls)):
+                start = time.perf_counter()
+                fn()
+                times.append((time.perf_counter() - start) * 1e3)
+            print(' '.join(f'{ms:.6f}' for ms in times), flush=True)
         except Exception as e:  # answered, so the bench reports it instead of hanging
             print(f'error {type(e).__name__}: {e}'.replace('\n', ' '), flush=True)
 

@@ -126,11 +126,12 @@ function evict(keep: number): void {
  * so whoever still holds the array keeps the block). The heap carves at most its cap
  * (setHeapLimit, WIREGRAD_CPU_HEAP_BYTES, 256 MiB by default); past it, and where there is
  * no wasm runtime (no SharedArrayBuffer), storages get ordinary buffers and the kernels copy
- * them. The cap also bounds what a loop that never disposes its results keeps: the GC does not
- * see the blocks' bytes (only small views of the memory), so nothing hurries it to collect
- * them, and such a loop fills the heap to its cap before the blocks come back (1M-element
- * adds dropped in a loop: ~0.48 GB resident, against ~0.2 GB with ordinary buffers only, which
- * the GC counts; ~1.3 GB with a 1 GiB cap).
+ * them. The cap also bounds what a loop that never disposes its results keeps: each block's
+ * array carries a ballast V8 counts (Note [Telling V8 about heap blocks]), so a loop that yields
+ * between steps gets the blocks of its dead storages back after a GC (1M-element adds dropped,
+ * awaiting between them: 218-254 MB resident against 424 MB without ballasts, load 16-21), but
+ * one that never yields fills the heap to its cap first (FinalizationRegistry callbacks run
+ * between tasks only).
  *
  * Everything that reads `storage.data.buffer` sees a SharedArrayBuffer spanning the whole
  * memory: it must use byteOffset/byteLength (rpc's tensor frames do; zeromq.js sends views of
@@ -154,6 +155,40 @@ let heapLimit = parseLimit(env?.WIREGRAD_CPU_HEAP_BYTES) ?? 256 * 1024 * 1024;
 const blocks = new HeapBlocks(MIN_HEAP_BYTES + HEAP_PADDING);
 /** Frees the block of an array the GC collected; the unregister token is the array itself. */
 const heapArrays = new FinalizationRegistry<number>((ptr) => blocks.release(ptr));
+/**
+ * Note [Telling V8 about heap blocks]
+ * The GC sees a storage in wasm memory as a small view, not as the block it holds, so code that
+ * drops its tensors to the GC (PyTorch's style: no dispose(), no tidy()) filled the heap to its
+ * cap before a mark-compact found the dead views and gave their blocks back. Each such block's
+ * array carries a ballast: an ArrayBuffer of the block's size from Buffer.allocUnsafe (malloc,
+ * never written, so no page of it is resident), which V8 counts as external memory of the array.
+ * Dropped blocks so press for a GC as ordinary buffers do, and their blocks return (through
+ * heapArrays' callbacks, run between tasks) to be reused without fresh page faults. A released
+ * storage gives its ballast back to `spareBallasts` for the next block of its size, so code that
+ * releases its storages allocates no new ballast (and does not press for GCs it does not need). A
+ * loop that never yields still fills the heap: the callbacks only run between tasks.
+ */
+const ballasts = new WeakMap<Float32Array, ArrayBufferLike>();
+const spareBallasts = new Map<number, ArrayBufferLike[]>();
+let spareBallastBytes = 0;
+
+function takeBallast(size: number): ArrayBufferLike | null {
+  const spare = spareBallasts.get(size)?.pop();
+  if (spare !== undefined) {
+    spareBallastBytes -= size;
+    return spare;
+  }
+  return NodeBuffer ? NodeBuffer.allocUnsafe(size).buffer : null;
+}
+
+function giveBackBallast(ballast: ArrayBufferLike): void {
+  const size = ballast.byteLength;
+  if (spareBallastBytes + size > heapLimit) return;
+  let list = spareBallasts.get(size);
+  if (!list) spareBallasts.set(size, (list = []));
+  list.push(ballast);
+  spareBallastBytes += size;
+}
 
 /** Lets the wasm runtime (created on first use) serve float32 storages (Note [Storages in wasm memory]). */
 export function setWasmHeap(source: () => WasmHeap | null): void {
@@ -184,12 +219,19 @@ export function takeHeapFloats(length: number, zeroed: boolean): Float32Array | 
   // a carved block is fresh memory (zero); a reused one holds what its last storages left
   if (zeroed && !fresh) data.fill(0);
   heapArrays.register(data, ptr, data);
+  const ballast = takeBallast(size);
+  if (ballast !== null) ballasts.set(data, ballast);
   return data;
 }
 
 /** Takes back the floats of a released storage (nothing may alias them any more). */
 export function giveBackHeapFloats(data: Float32Array): void {
   heapArrays.unregister(data);
+  const ballast = ballasts.get(data);
+  if (ballast !== undefined) {
+    ballasts.delete(data);
+    giveBackBallast(ballast);
+  }
   blocks.release(data.byteOffset);
 }
 

@@ -14,6 +14,8 @@ import type { Tensor } from './tensor.js';
 export interface AutogradHooks {
   beforeKernel(kernelName: string, inputs: readonly Tensor[], attrs: Attrs): void;
   afterKernel(kernelName: string, inputs: readonly Tensor[], attrs: Attrs, outputs: Tensor[]): void;
+  /** Whether a kernel run now on `inputs` would record a graph node (grad mode on, an input requiring grad). */
+  wouldRecord?(inputs: readonly Tensor[]): boolean;
 }
 
 let hooks: AutogradHooks | null = null;
@@ -28,6 +30,11 @@ const NO_ATTRS: Attrs = Object.freeze({});
  */
 export function setAutogradHooks(h: AutogradHooks | null): void {
   hooks = installOnce('setAutogradHooks', 'the autograd hooks', hooks, h);
+}
+
+/** Whether autograd would record a kernel run now on `inputs` (false without autograd). */
+export function recordsGraph(inputs: readonly Tensor[]): boolean {
+  return hooks?.wouldRecord?.(inputs) ?? false;
 }
 
 /** Runs `kernelName` on the device of its inputs: PyTorch's same-device rule, then the registered kernel. */

@@ -115,9 +115,15 @@ export const Fill = 'Fill';
  *   or float64 (PyTorch's _addmm_activation with ReLU; Note [Gemm epilogue]).
  */
 export const AddmmActivation = 'AddmmActivation';
+/**
+ * - BinaryInto: [x, y] -> x, written in place with x op y (attrs.op: Add, Sub, Mul or Div),
+ *   for float32 x contiguous and y broadcast to x's shape; what add_, sub_, mul_ and div_ run
+ *   when no graph is recorded (Note [In-place fast path]).
+ */
+export const BinaryInto = 'BinaryInto';
 
 /** Kernels that write into inputs[0] instead of allocating an output. */
-export const INPLACE_KERNELS: ReadonlySet<string> = new Set([CopyInto, Fill]);
+export const INPLACE_KERNELS: ReadonlySet<string> = new Set([CopyInto, Fill, BinaryInto]);
 
 /** Kernels whose outputs share storage with inputs[0]. */
 export const VIEW_KERNELS: ReadonlySet<string> = new Set([Reshape, Permute, Expand, Slice, Select, Split, Unbind]);

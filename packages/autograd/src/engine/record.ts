@@ -96,6 +96,11 @@ function afterKernel(kernelName: string, inputs: readonly Tensor[], attrs: Attrs
   node.saveOutputs(outputs);
 }
 
+/** Whether afterKernel would record a node for a kernel run now on `inputs` (Note [In-place fast path] asks). */
+function wouldRecord(inputs: readonly Tensor[]): boolean {
+  return !isInferenceMode() && isGradEnabled() && inputs.some((t) => t.requiresGrad);
+}
+
 export function installRecording(): void {
-  setAutogradHooks({ beforeKernel, afterKernel } satisfies AutogradHooks);
+  setAutogradHooks({ beforeKernel, afterKernel, wouldRecord } satisfies AutogradHooks);
 }

@@ -1,6 +1,7 @@
 // The math kernels of the cpu device: a plain registration list (see Note [Kernel names]).
 import { registerKernel } from '../../kernelRegistry.js';
 import { addmmActivationKernel } from './kernels/addmmActivation.js';
+import { binaryIntoKernel } from './kernels/binaryInto.js';
 import { argreduceKernels } from './kernels/argreduce.js';
 import { binaryKernels } from './kernels/binary.js';
 import { clampKernel } from './kernels/clamp.js';
@@ -19,3 +20,4 @@ for (const k of argreduceKernels) registerKernel(k);
 for (const k of softmaxKernels) registerKernel(k);
 registerKernel(matmulKernel);
 registerKernel(addmmActivationKernel);
+registerKernel(binaryIntoKernel);

@@ -6,7 +6,7 @@ import type { WasmTask } from './threadPool.js';
 import { type WasmRuntime, uninitializedF32 } from './wasmRuntime.js';
 
 /** Op codes of assembly/elementwise.ts. */
-const BINARY_OPS: Readonly<Record<string, number>> = {
+export const BINARY_OPS: Readonly<Record<string, number>> = {
   [K.Add]: 0,
   [K.Sub]: 1,
   [K.Mul]: 2,
@@ -25,9 +25,9 @@ const UNARY_OPS: Readonly<Record<string, number>> = {
   [K.Silu]: 7,
 };
 /** Below this many elements the TypeScript loops win (staging and the call cost more). */
-const MIN_ELEMENTS = 4096;
+export const MIN_ELEMENTS = 4096;
 /** Each pool thread gets at least this many elements. */
-const MIN_THREAD_ELEMENTS = 1 << 17;
+export const MIN_THREAD_ELEMENTS = 1 << 17;
 
 export function hasWasmBinary(kernelName: string): boolean {
   return kernelName in BINARY_OPS;
@@ -46,7 +46,7 @@ function elements(t: Tensor, n: number): Float32Array {
  * the cheap ones are bound by that copying, which stays on this thread (Note [Streamed elementwise]).
  */
 const EXPENSIVE_UNARY = new Set<string>([K.Exp, K.Log, K.Sigmoid, K.Silu]);
-const CHUNK = 16384;
+export const CHUNK = 16384;
 
 /**
  * Note [Streamed elementwise]
@@ -120,7 +120,7 @@ function inPlaceRanges(
 }
 
 /** The length of the row `t` is when it broadcasts over the leading dims of `shape` (0 when it does not). */
-function rowLength(t: Tensor, shape: readonly number[]): number {
+export function rowLength(t: Tensor, shape: readonly number[]): number {
   if (!t.isContiguous() || t.numel === 0) return 0;
   const lead = shape.length - t.ndim;
   let d = 0;
