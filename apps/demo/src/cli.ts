@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { closestOption } from './didYouMean.js';
 
 export type Example = 'ps' | 'pipeline' | 'mnist' | 'names';
 
@@ -22,6 +23,8 @@ export interface DemoConfig {
   join: boolean;
   /** aggregate steps/s of the ps example with 1, 2 and 4 trainers */
   bench: boolean;
+  /** (bench) the full sweep: 1500 epochs a run instead of the quick default */
+  long: boolean;
   /** (mnist) training and held-out digits taken from the mnist package */
   trainSize: number;
   testSize: number;
@@ -83,11 +86,16 @@ options:
   --sample         (names) sample 20 names from the checkpoint given by --from, in this process
   --from FILE      (names) the checkpoint to sample from (a names.safetensors the demo wrote)
   --bench          aggregate training steps/s of the ps example with 1, 2 and 4 trainer processes,
-                   three rounds taking turns, medians (1500 epochs each unless --epochs says otherwise)
+                   three rounds taking turns, medians: a quick look, 250 epochs a run (2-3 minutes)
+  --long           (with --bench) the full sweep, 1500 epochs a run (about 10 minutes)
   --rank N         (worker) this worker's rank (a joining trainer: whose share of the data it takes)
   --join           (worker) join the running group at --master (the parameter server keeps training
                    with the survivors when a trainer dies, and accepts a replacement this way)
   -h, --help       this text`;
+
+/** --bench's epochs a run: a quick look by default, the full sweep with --long (Note [Steady-state steps/s]) */
+export const BENCH_EPOCHS = 250;
+export const BENCH_LONG_EPOCHS = 1500;
 
 function int(name: string, v: string | undefined, def: number, min: number): number {
   if (v === undefined) return def;
@@ -111,6 +119,7 @@ const OPTIONS = {
   example: { type: 'string' },
   join: { type: 'boolean' },
   bench: { type: 'boolean' },
+  long: { type: 'boolean' },
   train: { type: 'string' },
   test: { type: 'string' },
   steps: { type: 'string' },
@@ -140,6 +149,14 @@ function joinNegativeValues(argv: string[]): string[] {
   return out;
 }
 
+/** parseArgs' message, but an unknown option's in one balanced line with the option it most likely meant. */
+function parseError(e: Error & { code?: string }): string {
+  const unknown = e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /^Unknown option '([^']+)'/.exec(e.message) : null;
+  if (!unknown) return e.message;
+  const meant = closestOption(unknown[1]!, Object.keys(OPTIONS));
+  return `unknown option '${unknown[1]}'${meant ? ` (did you mean --${meant}?)` : ''}`;
+}
+
 /**
  * Parses argv with clear errors (unknown flags included), never a stack trace. `--out` is relative
  * to `cwd`: the folder the user started pnpm in (pnpm runs the demo in apps/demo and says where
@@ -155,7 +172,7 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
       options: OPTIONS,
     });
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new UsageError(parseError(e as Error & { code?: string }));
   }
   const { values: v, positionals } = parsed;
   if (v.help) return 'help';
@@ -192,11 +209,11 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
     command,
     example: exampleName,
     workers,
-    // See Note [Steady-state steps/s]: --bench trains long enough that start-up does not dominate
+    // See Note [Steady-state steps/s]: --bench --long trains long enough that start-up does not dominate
     // names: one "epoch" per held-out evaluation, every 100 steps (examples/names.ts)
     epochs: names
       ? Math.ceil(int('steps', v.steps, 1500, 1) / 100)
-      : int('epochs', v.epochs, mnist ? 5 : v.bench ? 1500 : 40, 1),
+      : int('epochs', v.epochs, mnist ? 5 : v.bench ? (v.long ? BENCH_LONG_EPOCHS : BENCH_EPOCHS) : 40, 1),
     device,
     seed: int('seed', v.seed, 0, 0),
     master: v.master ?? null,
@@ -208,6 +225,7 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
     update,
     join: v.join ?? false,
     bench: v.bench ?? false,
+    long: v.long ?? false,
     trainSize: int('train', v.train, 9000, 1),
     testSize: int('test', v.test, 1000, 1),
     steps: int('steps', v.steps, 1500, 1),
@@ -216,6 +234,7 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
   };
   if (config.bench && (command !== 'run' || exampleName !== 'ps'))
     throw new UsageError('--bench measures the ps example: pnpm demo --bench [--epochs N]');
+  if (config.long && !config.bench) throw new UsageError('--long is for --bench: pnpm demo --bench --long');
   if (config.join && (command !== 'worker' || exampleName !== 'ps'))
     throw new UsageError('--join is for a ps trainer: pnpm demo worker --join --rank N --master tcp://HOST:PORT');
   if (config.join && config.rank === 0)

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig, USAGE_HINT, UsageError, workerArgv, type DemoConfig } from '../src/cli.js';
+import {
+  BENCH_EPOCHS,
+  BENCH_LONG_EPOCHS,
+  parseConfig,
+  USAGE_HINT,
+  UsageError,
+  workerArgv,
+  type DemoConfig,
+} from '../src/cli.js';
 import { runDemo } from './runDemo.js';
 
 const config = (argv: string[], cwd = '/home/someone/project') => parseConfig(argv, cwd) as DemoConfig;
@@ -34,6 +42,27 @@ describe('pnpm demo command line', () => {
     expect(workerArgv(config(['pipeline']), 1, 'tcp://127.0.0.1:1')).not.toContain('--update');
     expect(usageError(['--update', 'sync']).message).toBe("--update must be async, batch or dist, got 'sync'");
     expect(usageError(['mnist', '--update', 'batch']).message).toBe('--update is for the ps example');
+  });
+
+  it('a mistyped option is named in one balanced line with the option it most likely meant', () => {
+    expect(usageError(['--epoch', '3']).message).toBe("unknown option '--epoch' (did you mean --epochs?)");
+    expect(usageError(['--epcohs', '3']).message).toBe("unknown option '--epcohs' (did you mean --epochs?)");
+    expect(usageError(['--batch', '8']).message).toBe("unknown option '--batch' (did you mean --batch-size?)");
+    expect(usageError(['--wokers=2']).message).toBe("unknown option '--wokers' (did you mean --workers?)");
+    expect(usageError(['--zzzz']).message).toBe("unknown option '--zzzz'");
+    for (const argv of [['--epoch'], ['--zzzz'], ['-q']]) {
+      const { message } = usageError(argv);
+      expect(message.split("'").length % 2, message).toBe(1); // quotes balanced
+      expect(message).not.toContain('\n');
+    }
+  });
+
+  it('--bench is a quick look by default; --long is the full sweep; --epochs overrides both', () => {
+    expect(config(['--bench'])).toMatchObject({ bench: true, long: false, epochs: BENCH_EPOCHS });
+    expect(config(['--bench', '--long'])).toMatchObject({ bench: true, long: true, epochs: BENCH_LONG_EPOCHS });
+    expect(config(['--bench', '--long', '--epochs', '7']).epochs).toBe(7);
+    expect(BENCH_EPOCHS).toBeLessThan(BENCH_LONG_EPOCHS);
+    expect(usageError(['--long']).message).toBe('--long is for --bench: pnpm demo --bench --long');
   });
 
   it('a negative number after an option is its value: --epochs -3 gives the same message as --epochs=-3', () => {

@@ -53,12 +53,12 @@ describe('backward() and grad() options, as torch.autograd', () => {
     const x = leaf();
     const y = x.mul(2);
     expect(() => y.backward(tensor([1, 2, 3], { dtype: 'float64' }))).toThrow(
-      'Mismatch in shape: grad_output[0] has a shape of torch.Size([3]) and output[0] has a shape of torch.Size([2]).',
+      'Mismatch in shape: grad_output[0] has a shape of [3] and output[0] has a shape of [2].',
     );
     expect(() => grad(y.sum(), [])).toThrow('grad requires non-empty inputs.');
     expect(() => grad(y.sum(), tensor([1]))).toThrow('One of the differentiated Tensors does not require grad');
     expect(() => grad(y.sum(), x, { materializeGrads: true, allowUnused: false })).toThrow(
-      'Expected allow_unused to be True or not passed when materialize_grads=True, but got: allow_unused=False.',
+      'Expected allowUnused to be true or not passed when materializeGrads: true, but got: allowUnused: false.',
     );
     expect(() => backward([y.sum(), tensor(1)])).toThrow(
       'element 1 of tensors does not require grad and does not have a grad_fn',
@@ -102,7 +102,7 @@ describe('grad modes inside backward', () => {
     inferenceMode(() => t.add_(1));
     expect(t.tolist()).toEqual([3, 5]);
     expect(() => (t.requiresGrad = true)).toThrow(
-      'Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.',
+      'Setting requiresGrad: true on inference tensor outside InferenceMode is not allowed.',
     );
   });
 });

@@ -22,14 +22,15 @@ export interface GradOptions {
 }
 
 const asList = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);
-const size = (s: readonly number[]) => `torch.Size([${s.join(', ')}])`;
+/** a shape as the JS API writes it (PyTorch prints torch.Size([3])) */
+const size = (s: readonly number[]) => `[${s.join(', ')}]`;
 
 /** Root edges and seed gradients, with PyTorch's checks (_make_grads, then run_backward's grad_fn check). */
 function rootsOf(tensors: Tensor[], grads: (Tensor | null | undefined)[]): { roots: Edge[]; seeds: Grads } {
   if (grads.length > 0 && grads.length !== tensors.length) {
     throw new AutogradError(
       'INVALID_ARGUMENT',
-      `grad_tensors has ${grads.length} elements, but tensors has ${tensors.length}`,
+      `gradTensors has ${grads.length} elements, but tensors has ${tensors.length}`,
     );
   }
   const roots: Edge[] = [];
@@ -118,7 +119,7 @@ export function grad(outputs: Tensor | Tensor[], inputs: Tensor | Tensor[], opts
   if (opts.materializeGrads && opts.allowUnused === false) {
     throw new AutogradError(
       'INVALID_ARGUMENT',
-      'Expected allow_unused to be True or not passed when materialize_grads=True, but got: allow_unused=False.',
+      'Expected allowUnused to be true or not passed when materializeGrads: true, but got: allowUnused: false.',
     );
   }
   const { roots, seeds } = rootsOf(asList(outputs), opts.gradOutputs === undefined ? [] : asList(opts.gradOutputs));
@@ -136,7 +137,7 @@ export function grad(outputs: Tensor | Tensor[], inputs: Tensor | Tensor[], opts
     if (!opts.allowUnused) {
       throw new AutogradError(
         'UNUSED_INPUT',
-        'One of the differentiated Tensors appears to not have been used in the graph. Set allow_unused=True if this is the desired behavior.',
+        'One of the differentiated Tensors appears to not have been used in the graph. Set allowUnused: true if this is the desired behavior.',
       );
     }
     return null;

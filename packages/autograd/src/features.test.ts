@@ -102,7 +102,7 @@ describe('in-place and versions', () => {
 
   it('refuses in-place on a leaf that requires grad, allows it under noGrad', () => {
     const x = leaf();
-    expect(() => x.add_(1)).toThrow('a leaf Variable that requires grad is being used in an in-place operation.');
+    expect(() => x.add_(1)).toThrow('a leaf tensor that requires grad is being used in an in-place operation.');
     noGrad(() => x.add_(1));
     expect(x.tolist()).toEqual([2, 3]);
   });

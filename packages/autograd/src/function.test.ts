@@ -87,7 +87,7 @@ describe('custom Function (torch.autograd.Function)', () => {
     h.sum().backward();
     expect(x.grad!.tolist()).toEqual([3, 3]);
     expect(() => MulInPlace.apply<Tensor>(leaf())).toThrow(
-      'a leaf Variable that requires grad has been used in an in-place operation.',
+      'a leaf tensor that requires grad has been used in an in-place operation.',
     );
   });
 

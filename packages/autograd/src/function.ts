@@ -163,7 +163,7 @@ export class Function {
       if (dirty && o.isLeaf && o.requiresGrad) {
         throw new AutogradError(
           'LEAF_INPLACE',
-          'a leaf Variable that requires grad has been used in an in-place operation.',
+          'a leaf tensor that requires grad has been used in an in-place operation.',
         );
       }
       setHistory(o, node);

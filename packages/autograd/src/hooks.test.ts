@@ -128,7 +128,7 @@ describe('Note [Tensor hooks] and node hooks', () => {
     expect(() => tensor([1]).registerHook(() => {})).toThrow(
       "cannot register a hook on a tensor that doesn't require gradient",
     );
-    expect(() => tensor([1]).retainGrad()).toThrow("can't retain_grad on Tensor that has requires_grad=False");
+    expect(() => tensor([1]).retainGrad()).toThrow("can't retainGrad on Tensor that has requiresGrad: false");
   });
 
   it('a hook on one output of a multi-output node gets null when only a sibling output was differentiated (PyTorch passes None)', () => {

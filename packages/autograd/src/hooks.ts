@@ -32,8 +32,7 @@ export function registerHook(t: Tensor, fn: (grad: Tensor) => Tensor | void): Re
 /** A non-leaf keeps its gradient in `.grad` (summed over passes), like PyTorch's retain_grad; a no-op on leaves. */
 export function retainGrad(t: Tensor): void {
   checkTensor('retainGrad', 'input', t);
-  if (!t.requiresGrad)
-    throw new AutogradError('NO_GRAD_FN', "can't retain_grad on Tensor that has requires_grad=False");
+  if (!t.requiresGrad) throw new AutogradError('NO_GRAD_FN', "can't retainGrad on Tensor that has requiresGrad: false");
   if (t.isLeaf) return;
   const meta = autogradMeta(t);
   if (meta.retainsGrad) return;

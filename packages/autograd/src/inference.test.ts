@@ -78,7 +78,7 @@ describe('inference tensors (Note [Inference tensors])', () => {
   it('requiresGrad may be set on an inference tensor inside inferenceMode only', () => {
     const t = inferenceMode(() => ones([2]));
     expect(() => (t.requiresGrad = true)).toThrow(
-      'Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.',
+      'Setting requiresGrad: true on inference tensor outside InferenceMode is not allowed.',
     );
     expect(inferenceMode(() => ones([2]).requiresGrad_().requiresGrad)).toBe(true);
   });

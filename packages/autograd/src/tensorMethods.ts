@@ -34,7 +34,7 @@ const METHODS: AutogradTensorMethods = {
     if (value && !isInferenceMode() && isInference(t)) {
       throw new AutogradError(
         'INFERENCE_TENSOR',
-        'Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.',
+        'Setting requiresGrad: true on inference tensor outside InferenceMode is not allowed.',
       );
     }
   },

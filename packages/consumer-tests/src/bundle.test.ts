@@ -2,13 +2,26 @@
 // hooks all register by importing a module for its side effects, so a `sideEffects` field
 // that leaves one of those modules out makes bundlers drop it silently (Note [Registration
 // by import] in the README of this package).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { ROOT } from './consumer.js';
 import { PROGRAMS } from './programs.js';
 import { bundle, lastJson, runNode } from './run.js';
 
 const consumer = inject('consumerDir');
-/** zeromq is a native addon: bundlers leave it to node_modules, as every Node user of rpc does */
+/**
+ * zeromq is a native addon, which no bundle can hold: the one option the rpc and dist-autograd
+ * READMEs tell users to add to a Node bundle ("Bundling for Node: keep `zeromq` external")
+ */
 const external = ['zeromq'];
+
+describe('the Node bundles use no external that the READMEs do not tell users to add', () => {
+  it.each(['rpc', 'dist-autograd'])('the %s README names each one, with esbuild option', (pkg) => {
+    const readme = readFileSync(join(ROOT, 'packages', pkg, 'README.md'), 'utf8');
+    for (const name of external) expect(readme).toContain(`--external:${name}`);
+  });
+});
 
 describe.each(['esm', 'cjs'] as const)('esbuild --bundle --platform=node --format=%s', (format) => {
   it.each(PROGRAMS.map((p) => [p.name, p] as const))(

@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ones } from '@wiregrad/autograd';
 import * as oldNn from '@wiregrad/autograd/nn';
@@ -39,4 +42,22 @@ describe('@wiregrad/autograd/nn and /optim (deprecated for one release)', () => 
     opt.step();
     expect(model.parameters()[0]!.sub(before).abs().sum().item()).toBeGreaterThan(0);
   });
+
+  it('warn once per process at run time, with a code (process.emitWarning)', async () => {
+    const program = [
+      "await import('@wiregrad/autograd/nn');",
+      "await import('@wiregrad/autograd/nn');",
+      "await import('@wiregrad/autograd/optim');",
+    ].join('\n');
+    const { stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', '--input-type=module', '-e', program],
+      { cwd: fileURLToPath(new URL('..', import.meta.url)) },
+    );
+    const warnings = stderr.match(/\[WIREGRAD_DEP_AUTOGRAD_\w+\] DeprecationWarning: .*/g);
+    expect(warnings).toEqual([
+      "[WIREGRAD_DEP_AUTOGRAD_NN] DeprecationWarning: @wiregrad/autograd/nn is deprecated: import from '@wiregrad/nn'; this path goes away in the next minor release",
+      "[WIREGRAD_DEP_AUTOGRAD_OPTIM] DeprecationWarning: @wiregrad/autograd/optim is deprecated: import from '@wiregrad/nn/optim'; this path goes away in the next minor release",
+    ]);
+  }, 60_000);
 });

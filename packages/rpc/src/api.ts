@@ -46,7 +46,7 @@ export interface BackendOptions {
   secret?: string;
   /** no authentication and no encryption: any process that reaches the ports is served (trusted loopback tests only) */
   insecure?: boolean;
-  /** where protocol violations are reported (default: console.warn) */
+  /** where protocol violations, and who a rendezvous still waits for every few seconds, are reported (default: console.warn) */
   onProtocolError?: (e: RpcError) => void;
 }
 
@@ -198,11 +198,12 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
     };
     let records: WorkerRecord[];
     let rank: number;
+    const waitReports = { report: (message: string) => log(new RpcError('RENDEZVOUS', message)) };
     if (hostsStore) {
       store = await RendezvousStore.start(storeAddress(initMethod), secret, (why) =>
         log(new RpcError('AUTH', `refused ${why}; nothing was answered`)),
       );
-      records = await store.rendezvous(record, opts.worldSize ?? 1, timeout, cutShort.signal);
+      records = await store.rendezvous(record, opts.worldSize ?? 1, timeout, cutShort.signal, waitReports);
       rank = 0;
     } else {
       let ticket: string | undefined;
@@ -210,7 +211,7 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
         workers: records,
         rank,
         ticket,
-      } = await requestRendezvous(initMethod, record, dynamic, timeout, secret, cutShort.signal));
+      } = await requestRendezvous(initMethod, record, dynamic, timeout, secret, cutShort.signal, waitReports));
       record.ticket = ticket;
     }
     const self = new WorkerInfo(name, rank);

@@ -1,4 +1,4 @@
-import type { DemoConfig } from '../cli.js';
+import { BENCH_EPOCHS, BENCH_LONG_EPOCHS, type DemoConfig } from '../cli.js';
 import { aggregateStepsPerSec, runWorkers, trainerCpuPerStep } from './runWorkers.js';
 
 const TRAINERS = [1, 2, 4] as const;
@@ -24,16 +24,27 @@ const range = (xs: number[], digits: number) => `${Math.min(...xs).toFixed(digit
  * same model, each run on its own, and the aggregate training steps/s of each (Note
  * [Trainers compute, the server updates]: trainers do not take turns, so more trainers step more),
  * over the second half of each trainer's epochs (Note [Steady-state steps/s]), which is why
- * --bench trains 1500 epochs (the default 40 last ~4 s, most of it process start); in rounds
- * (Note [Interleaved bench rounds]).
+ * --bench --long trains 1500 epochs (the default 40 last ~4 s, most of it process start); in rounds
+ * (Note [Interleaved bench rounds]). Plain --bench trains 250 epochs a run, a quick look in
+ * 2-3 minutes whose ratios lean towards 1 trainer (warm-up weighs more); it says what it is
+ * running as it goes.
  */
 export async function bench(c: DemoConfig): Promise<number> {
   const steps = new Map<number, number[]>(TRAINERS.map((n) => [n, []]));
   const cpu = new Map<number, number[]>(TRAINERS.map((n) => [n, []]));
   let lowestAcc = 1;
+  const started = Date.now();
+  const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
+  console.log(
+    `bench: ${BENCH_ROUNDS} rounds of 1, 2 and 4 trainers taking turns, ${c.epochs} epochs a run` +
+      (c.long || c.epochs !== BENCH_EPOCHS ? '' : ` (a quick look; --long trains ${BENCH_LONG_EPOCHS} epochs a run)`),
+  );
   for (let round = 1; round <= BENCH_ROUNDS; round++) {
     const line: string[] = [];
     for (const trainers of TRAINERS) {
+      console.log(
+        `  round ${round} of ${BENCH_ROUNDS}: ${trainers} trainer${trainers > 1 ? 's' : ''}... (${elapsed()} so far)`,
+      );
       const run = await runWorkers({ ...c, workers: trainers + 1, example: 'ps' }, true);
       if (run.failure) {
         console.error(`wiregrad demo --bench: ${trainers} trainers: ${run.failure}`);

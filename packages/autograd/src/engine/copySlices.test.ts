@@ -43,7 +43,7 @@ describe('Note [In-place on views]: writes into a view rebase the base (CopySlic
   it('a view of a leaf that requires grad is still refused', () => {
     const x = leaf([1, 2]);
     expect(() => x.slice(0, 0, 1).fill_(0)).toThrow(
-      'a view of a leaf Variable that requires grad is being used in an in-place operation.',
+      'a view of a leaf tensor that requires grad is being used in an in-place operation.',
     );
   });
 

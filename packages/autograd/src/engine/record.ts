@@ -44,16 +44,13 @@ function beforeKernel(kernelName: string, inputs: readonly Tensor[]): void {
   if (!isGradEnabled()) return;
   if (inputs.some((t) => t.requiresGrad)) checkMultiOutputView(target, target.gradFn as Node | null, false);
   if (target.isLeaf && target.requiresGrad) {
-    throw new AutogradError(
-      'LEAF_INPLACE',
-      'a leaf Variable that requires grad is being used in an in-place operation.',
-    );
+    throw new AutogradError('LEAF_INPLACE', 'a leaf tensor that requires grad is being used in an in-place operation.');
   }
   const base = peekMeta(target)?.viewBase;
   if (base?.isLeaf && base.requiresGrad) {
     throw new AutogradError(
       'LEAF_INPLACE',
-      'a view of a leaf Variable that requires grad is being used in an in-place operation.',
+      'a view of a leaf tensor that requires grad is being used in an in-place operation.',
     );
   }
   const source = inputs[1]?.gradFn;

@@ -6,7 +6,7 @@ import { peekMeta } from './autogradMeta.js';
 import type { Node } from './node.js';
 
 export const GRAPH_FREED_MESSAGE =
-  'Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.';
+  'Trying to backward through the graph a second time (or directly access saved tensors after they have already been freed). Saved intermediate values of the graph are freed when you call .backward() or autograd.grad(). Specify retainGraph: true if you need to backward through the graph a second time or if you need to access saved tensors after calling backward.';
 
 const TYPE_NAMES = { float32: 'FloatTensor', float64: 'DoubleTensor', int32: 'IntTensor', bool: 'BoolTensor' } as const;
 

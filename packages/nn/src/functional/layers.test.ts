@@ -74,7 +74,7 @@ describe('functional layers: behaviour', () => {
 
   it('batchNorm refuses one value per channel in training, as PyTorch', () => {
     expect(() => F.batchNorm(randn([1, 3]), null, null, { training: true })).toThrow(
-      'Expected more than 1 value per channel when training, got input size torch.Size([1, 3])',
+      'Expected more than 1 value per channel when training, got input of shape [1, 3]',
     );
   });
 

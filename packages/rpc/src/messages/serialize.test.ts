@@ -103,8 +103,34 @@ describe('payload serialization (MessagePack + extensions)', () => {
     expect([back.name, back.message, back.code, back.stack]).toEqual(['RangeError', 'too far', 'E_FAR', e.stack]);
   });
 
-  it('functions and symbols are refused at the sender, naming what failed', () => {
-    expect(() => roundTrip({ f: () => 1 })).toThrow(/Unrecognized object/);
+  it('functions, symbols and lossy built-ins are refused at the sender, naming the argument and its type', () => {
+    const refused = (payload: unknown) => {
+      try {
+        roundTrip(payload);
+      } catch (e) {
+        return { code: (e as RpcError).code, message: (e as Error).message.split(',')[0] };
+      }
+      return null;
+    };
+    expect(refused({ fn: 'f', args: [1, function named() {}] })).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'rpc argument 1 (args[1]) is a function (named)',
+    });
+    expect(refused({ fn: 'f', args: [{ a: [0, Symbol('s')] }] })).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'rpc argument 0 (args[0].a[1]) is a symbol (Symbol(s))',
+    });
+    expect(refused({ fn: 'f', args: [new Map([['k', new Set([1])]])] })).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'rpc argument 0 (args[0].k) is a Set',
+    });
+    expect(refused({ value: { 'a b': Promise.resolve(1) } })).toEqual({
+      code: 'INVALID_ARGUMENT',
+      message: 'the value at .value["a b"] of the message is a Promise',
+    });
+    expect(refused({ fn: 'f', args: [new ArrayBuffer(4)] })?.message).toBe(
+      'rpc argument 0 (args[0]) is an ArrayBuffer',
+    );
   });
 
   it('a crafted __proto__ key cannot pollute prototypes', () => {

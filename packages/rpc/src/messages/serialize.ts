@@ -9,6 +9,7 @@ import {
 } from '@msgpack/msgpack';
 import { Tensor } from '@wiregrad/tensor';
 import { RpcError } from '../errors.js';
+import { UnsendableValue, unsendableError, unsendableKind } from './unsendable.js';
 import { readTensorRecord, tensorFrame, tensorFromFrame, writeTensorRecord } from './tensorFrames.js';
 
 /** What encoding collects (tensors become out-of-band frames) and decoding reads back. */
@@ -231,6 +232,8 @@ const nested = (type: number, v: unknown, ctx: CodecContext) => new ExtData(type
  * and go straight back to msgpack; other objects are checked as Date (msgpack's timestamp),
  * Tensor, Map, typed array, Error, and then the hooks of registerExtension, in that order.
  * A hook is therefore only asked about objects of some class, which is what it is for.
+ * A function, a symbol, or a built-in that msgpack would write as an empty map (a Set, a
+ * Promise, an ArrayBuffer: unsendable.ts) is refused with INVALID_ARGUMENT naming where it is.
  */
 const codec: ExtensionCodecType<CodecContext> = {
   tryToEncode(v: unknown, ctx: CodecContext): ExtData | null {
@@ -252,6 +255,7 @@ const codec: ExtensionCodecType<CodecContext> = {
       return nested(EXT_ERROR, { name: v.name, message: v.message, stack: v.stack ?? '', code }, ctx);
     }
     for (const [type, hook] of userHooks) if (hook.test(v)) return nested(type, hook.encode(v, ctx), ctx);
+    if (unsendableKind(v)) throw new UnsendableValue(); // not as the empty map msgpack would write
     return null;
   },
   decode(data: Uint8Array, type: number, ctx: CodecContext): unknown {
@@ -286,7 +290,12 @@ export function registerExtension<T>(type: number, hook: ExtensionHook<T>): void
 
 /** The payload's MessagePack bytes, as a view valid until the next encode: copy it. */
 export function encodePayloadShared(value: unknown, ctx: CodecContext): Uint8Array {
-  return pack(value, ctx);
+  try {
+    return pack(value, ctx);
+  } catch (e) {
+    // a function, a symbol (msgpack's `Unrecognized object`) or a lossy class: say which argument
+    throw (!(e instanceof RpcError) && unsendableError(value)) || e;
+  }
 }
 
 export function decodePayload(bytes: Uint8Array, ctx: CodecContext): unknown {

@@ -6,6 +6,14 @@ import { mac, macMatches } from '../auth/keys.js';
 import { ticket } from '../auth/ticket.js';
 import type { DeviceMaps } from '../deviceMaps.js';
 import { RpcError } from '../errors.js';
+import {
+  reportWhileWaiting,
+  storeCauses,
+  storeWaiting,
+  workerCauses,
+  workerWaiting,
+  type WaitReports,
+} from './waiting.js';
 
 /** What every worker tells the others at rendezvous. */
 export interface WorkerRecord {
@@ -128,7 +136,8 @@ interface Asker {
  * worldSize) the store admits joiners one at a time (Note [Membership]): a name must be
  * unique among live members, ids are never reused, and the joiner gets the current table.
  * Members that leave or die are removed from the table by rank 0's agent. With a group secret,
- * requests and replies carry MACs (Note [Authenticated membership]).
+ * requests and replies carry MACs (Note [Authenticated membership]). A waiting worker says whom it
+ * waits for every few seconds, and a timeout lists the likely causes (waiting.ts).
  */
 export class RendezvousStore {
   private readonly members = new Map<string, WorkerRecord>();
@@ -175,20 +184,25 @@ export class RendezvousStore {
     worldSize: number,
     timeoutMs: number,
     signal?: AbortSignal,
+    reports?: WaitReports,
   ): Promise<WorkerRecord[]> {
     const waiting: Asker[] = [];
     const all = new Promise<void>((resolve, reject) => {
       this.initial = { worldSize, waiting, done: (e) => (e ? reject(e) : resolve()) };
     });
     const records = () => [self, ...waiting.map((w) => w.req.record)];
+    const arrivedRanks = () => records().map((r) => r.rank);
     this.arrived();
     try {
-      await withTimeout(
+      const timed = withTimeout(
         all,
         timeoutMs,
-        () => `rendezvous timed out after ${timeoutMs} ms: ${records().length} of ${worldSize} workers joined`,
+        () =>
+          `rendezvous timed out after ${timeoutMs} ms: ${records().length} of ${worldSize} workers joined` +
+          storeCauses(this.address, arrivedRanks(), worldSize),
         signal,
       );
+      await reportWhileWaiting(timed, reports, () => storeWaiting(this.address, arrivedRanks(), worldSize));
     } catch (e) {
       this.initial = null;
       throw e;
@@ -300,6 +314,7 @@ export async function requestRendezvous(
   timeoutMs: number,
   secret: GroupSecret | null,
   signal?: AbortSignal,
+  reports?: WaitReports,
 ): Promise<{ workers: WorkerRecord[]; rank: number; ticket?: string }> {
   const address = storeAddress(initMethod);
   const dealer = new Dealer({ linger: 0, reconnectInterval: 50 });
@@ -308,11 +323,15 @@ export async function requestRendezvous(
     const nonce = randomBytes(16).toString('base64');
     const body = encode({ record, join, nonce, secretFrom: secret?.source ?? null } satisfies Request);
     await dealer.send(secret ? [body, mac(secret.secret, REQUEST_MAC, body)] : [body]);
-    const [frame, tag] = await withTimeout(
-      dealer.receive(),
-      timeoutMs,
-      () => `rendezvous timed out after ${timeoutMs} ms waiting for rank 0 at ${address}`,
-      signal,
+    const [frame, tag] = await reportWhileWaiting(
+      withTimeout(
+        dealer.receive(),
+        timeoutMs,
+        () => `rendezvous timed out after ${timeoutMs} ms waiting for rank 0 at ${address}${workerCauses()}`,
+        signal,
+      ),
+      reports,
+      (ms) => workerWaiting(address, record.rank, ms),
     );
     const reply = decode(frame!) as Reply;
     const signed = secret !== null && tag !== undefined && macMatches(tag, secret.secret, REPLY_MAC, nonce, frame!);

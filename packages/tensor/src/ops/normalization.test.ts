@@ -98,7 +98,7 @@ describe('batchNorm (torch.batch_norm)', () => {
       expect.objectContaining({ code: 'INVALID_SHAPE' }),
     );
     expect(() => batchNorm(randn([1, 3]), null, null, null, null, { training: true })).toThrow(
-      'Expected more than 1 value per channel when training, got input size torch.Size([1, 3])',
+      'Expected more than 1 value per channel when training, got input of shape [1, 3]',
     );
     expect(() => batchNorm(randn([2, 3]), null, null, zeros([3]), null)).toThrow(
       expect.objectContaining({

@@ -103,7 +103,7 @@ export function batchNorm(
     if (n <= 1)
       throw new TensorError(
         'INVALID_SHAPE',
-        `Expected more than 1 value per channel when training, got input size torch.Size([${x.shape.join(', ')}])`,
+        `Expected more than 1 value per channel when training, got input of shape [${x.shape.join(', ')}]`,
       );
     batchMean = mean(x, dims, true);
     const centered = sub(x, batchMean);

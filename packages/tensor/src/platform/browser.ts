@@ -63,9 +63,15 @@ export const platform: TensorPlatform = {
   startThread: threads ? startWorker : null,
   threadsRunWhileBlocked: false,
   loadGpuJs: () => {
-    // gpu.js's browser build (gpu-browser.js) defines a global GPU
+    // gpu.js's browser build (gpu-browser.js) defines a global GPU; so does every current Chromium,
+    // as the WebGPU interface (not constructible), so only a class with gpu.js's statics is taken
     const g = web.GPU;
     if (g === undefined) throw new Error("gpu.js's browser build is not loaded (no global GPU)");
-    return typeof g === 'function' ? { GPU: g } : g;
+    const cls = typeof g === 'function' ? g : (g as { GPU?: unknown } | null)?.GPU;
+    if (typeof cls !== 'function' || !('isWebGL2Supported' in cls))
+      throw new Error(
+        "gpu.js's browser build is not loaded (the global GPU is not gpu.js's class: in this browser it is the WebGPU interface); load gpu-browser.js first, or call loadGpu(() => import('gpu.js'))",
+      );
+    return { GPU: cls };
   },
 };
