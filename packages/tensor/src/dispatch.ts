@@ -2,6 +2,7 @@ import { TensorError } from './errors.js';
 import { INPLACE_KERNELS } from './kernelNames.js';
 import { installOnce } from './installOnce.js';
 import { getKernel, type Attrs } from './kernelRegistry.js';
+import type { AttrsArg, KernelInputs, KernelName } from './kernelSpecs.js';
 import type { Tensor } from './tensor.js';
 
 /**
@@ -38,7 +39,11 @@ export function recordsGraph(inputs: readonly Tensor[]): boolean {
 }
 
 /** Runs `kernelName` on the device of its inputs: PyTorch's same-device rule, then the registered kernel. */
-export function runKernel(kernelName: string, inputs: readonly Tensor[], attrs: Attrs = NO_ATTRS): Tensor[] {
+export function runKernel<N extends KernelName>(
+  kernelName: N,
+  inputs: KernelInputs<N>,
+  ...[attrs = NO_ATTRS]: AttrsArg<N>
+): Tensor[] {
   const first = inputs[0];
   if (!first) throw new TensorError('INVALID_ARGUMENT', `kernel '${kernelName}' needs at least one input`);
   const dev = first.device;
@@ -60,6 +65,10 @@ export function runKernel(kernelName: string, inputs: readonly Tensor[], attrs: 
 }
 
 /** The common case: one output. */
-export function runKernel1(kernelName: string, inputs: readonly Tensor[], attrs: Attrs = NO_ATTRS): Tensor {
-  return runKernel(kernelName, inputs, attrs)[0]!;
+export function runKernel1<N extends KernelName>(
+  kernelName: N,
+  inputs: KernelInputs<N>,
+  ...attrs: AttrsArg<N>
+): Tensor {
+  return runKernel(kernelName, inputs, ...attrs)[0]!;
 }

@@ -23,7 +23,17 @@ export { Storage, memory, onStorageDispose } from './storage.js';
 export type { MemoryInfo } from './storage.js';
 export { broadcastShapes, contiguousStrides, normalizeDim, numelOf } from './shape.js';
 export { registerKernel, getKernel, hasKernel } from './kernelRegistry.js';
-export type { KernelFunc, KernelConfig, Attrs } from './kernelRegistry.js';
+export type { KernelFunc, KernelConfig, KernelConfigOf, ErasedKernelFunc, Attrs } from './kernelRegistry.js';
+export type {
+  KernelSpecs,
+  KernelName,
+  KernelInputs,
+  KernelAttrs,
+  NoAttrs,
+  WindowGeometry,
+  BinaryKernelName,
+  UnaryKernelName,
+} from './kernelSpecs.js';
 export { runKernel, runKernel1 } from './dispatch.js';
 export * as KernelNames from './kernelNames.js';
 

@@ -1,4 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { NoAttrs } from './kernelSpecs.js';
+import type { Tensor as TensorType } from './tensor.js';
+
+declare module './kernelSpecs.js' {
+  interface KernelSpecs {
+    InstallOnceTestKernel: { inputs: readonly TensorType[]; attrs: NoAttrs };
+  }
+}
 import {
   type AutogradHooks,
   type AutogradTensorMethods,

@@ -6,7 +6,8 @@
  * registers one gradient per name. Composite ops (mean, var, softmax's callers, matmul's
  * reshapes, stack, split...) call other ops and need no kernel or gradient of their own.
  *
- * Contract of each kernel (inputs, attrs -> outputs):
+ * Contract of each kernel (inputs, attrs -> outputs; their types are KernelSpecs in
+ * kernelSpecs.ts, Note [Kernel specs]):
  * - Binary elementwise (Add..Minimum): inputs [a, b] of one dtype (the op casts them),
  *   broadcast together; output of that dtype. Comparisons (Equal..GreaterEqual) output bool.
  * - Unary elementwise (Neg..LogicalNot): inputs [x]; output of x's dtype (LogicalNot: bool).

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { KernelNames, TensorError, getKernel, hasKernel, runKernel, tensor } from './index.js';
+import type { NoAttrs } from './kernelSpecs.js';
+import type { Tensor } from './tensor.js';
+
+declare module './kernelSpecs.js' {
+  interface KernelSpecs {
+    NoSuchKernel: { inputs: readonly Tensor[]; attrs: NoAttrs };
+  }
+}
 
 describe('kernel registry', () => {
   it('has a cpu kernel for every kernel name', () => {

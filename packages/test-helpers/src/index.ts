@@ -8,3 +8,12 @@ export type { ScenarioContext } from './scenario.js';
 export { errorOf, plain, sleep, type ErrorInfo } from './util.js';
 export { TcpProxy, type Direction, type TcpProxyOptions, type TcpProxyStats } from './tcpProxy.js';
 export { runProcess, type ProcessRun, type RunProcessOptions } from './runProcess.js';
+export {
+  framesToHex,
+  hexToFrames,
+  goldenPath,
+  readGolden,
+  syncGoldenFiles,
+  wireValue,
+  type GoldenFrames,
+} from './goldenFrames.js';

@@ -51,7 +51,7 @@ export type OutgoingMessage<T extends MessageType = MessageType> = T extends Mes
   : never;
 
 /** Wire format version (byte 0 of every message). */
-export const WIRE_VERSION = 7;
+export const WIRE_VERSION = 8;
 /** Bytes of the fixed header in front of the payload. */
 export const HEADER_BYTES = 20;
 /** Flag of byte 1: the head ends with a MAC_BYTES MAC (Note [Authenticated membership]). */

@@ -9,6 +9,7 @@ import {
 } from '@msgpack/msgpack';
 import { Tensor } from '@wiregrad/tensor';
 import { RpcError } from '../errors.js';
+import { EXT_NEGATIVE_ZERO, EXT_UNDEFINED, faithful, ownBinaries } from './faithfulValues.js';
 import { UnsendableValue, unsendableError, unsendableKind } from './unsendable.js';
 import { readTensorRecord, tensorFrame, tensorFromFrame, writeTensorRecord } from './tensorFrames.js';
 
@@ -33,7 +34,6 @@ const EXT_BIGINT = 2;
 const EXT_MAP = 3;
 const EXT_TYPED = 4;
 const EXT_ERROR = 5;
-const EXT_UNDEFINED = 6;
 /** first type free for other modules (RRefs use it) */
 export const EXT_USER_BASE = 16;
 
@@ -52,94 +52,47 @@ const TYPED: Readonly<Record<string, TypedCtor>> = {
 };
 
 /**
- * Note [Faithful payloads]
- * MessagePack writes `undefined` as nil and -0 as the integer 0. A JS callee tells them
- * apart (a default parameter sees undefined, not null; 1 / -0 is -Infinity), so every
- * encoder routes both before msgpack's own rules: undefined as an empty extension, -0 as a
- * float64. A decoded Uint8Array is msgpack's view into the received frame (a Buffer that
- * keeps the whole frame alive); every decoder copies it into a plain Uint8Array of its own.
- * Everything else is msgpack's, plus the extensions below.
+ * Note [Pooled codecs forget their message]
+ * Encoders and decoders are reusable but not reentrant (extensions encode nested values), so
+ * each nesting depth gets its own instance; construction is what a fresh one per call costs.
+ * pack() returns a view of its encoder's buffer: the caller copies it (the parent encoder
+ * writes an extension's bytes into its own buffer; encodeMessage copies the top level).
+ * The extension codec reads the message's context (its tensors and frames) from `active`,
+ * set for one call and given back afterwards: NO_CONTEXT once the message is done. Left in
+ * place, the context kept the last message's frames reachable until the next message: a
+ * received 16 MiB tensor frame stayed alive after its tensor was garbage (a heap snapshot
+ * found it there; after forced GCs the process held 16 MiB more external memory than a raw
+ * zeromq echo's).
  */
-const UNDEFINED = new ExtData(EXT_UNDEFINED, new Uint8Array(0));
-
-interface EncoderInternals {
-  doEncode(v: unknown, depth: number): void;
-  encodeExtension(ext: ExtData): void;
-  encodeNumberAsFloat(n: number): void;
-  context: CodecContext;
-}
-
-function faithfulEncoder(): Encoder<CodecContext> {
-  const enc = new Encoder<CodecContext>({ extensionCodec: codec, context: {} as CodecContext });
-  const internals = enc as unknown as EncoderInternals;
-  const doEncode = internals.doEncode.bind(enc);
-  internals.doEncode = (v, depth) => {
-    if (v === undefined) internals.encodeExtension(UNDEFINED);
-    else if (v === 0 && 1 / v < 0) internals.encodeNumberAsFloat(v);
-    else doEncode(v, depth);
-  };
-  return enc;
-}
-
-interface DecoderInternals {
-  decodeBinary(byteLength: number, headOffset: number): Uint8Array;
-  context: CodecContext;
-}
-
-function faithfulDecoder(): Decoder<CodecContext> {
-  const dec = new Decoder<CodecContext>({ extensionCodec: codec, context: {} as CodecContext });
-  const internals = dec as unknown as DecoderInternals;
-  const decodeBinary = internals.decodeBinary.bind(dec);
-  internals.decodeBinary = (byteLength, headOffset) => new Uint8Array(decodeBinary(byteLength, headOffset));
-  return dec;
-}
-
-// Encoders and decoders are reusable but not reentrant (extensions encode nested values), so
-// each nesting depth gets its own instance; construction is what a fresh one per call costs.
-// pack() returns a view of its encoder's buffer: the caller copies it (the parent encoder
-// writes an extension's bytes into its own buffer; encodeMessage copies the top level).
-const encoders: Encoder<CodecContext>[] = [];
-const decoders: Decoder<CodecContext>[] = [];
+const NO_CONTEXT: CodecContext = { tensors: [], frames: [], deviceMap: Object.freeze({}), peer: -1 };
+let active = NO_CONTEXT;
+const encoders: Encoder[] = [];
+const decoders: Decoder[] = [];
 let depth = 0;
 
-/**
- * Note [Pooled codecs forget their message]
- * A pooled encoder or decoder is handed the message's context (its tensors and frames) for one
- * call and given an empty one back afterwards. Left in place, the context kept the last
- * message's frames reachable until the next message at that depth: a received 16 MiB tensor
- * frame stayed alive after its tensor was garbage (a heap snapshot found it there; after
- * forced GCs the process held 16 MiB more external memory than a raw zeromq echo's).
- */
-const NO_CONTEXT: CodecContext = Object.freeze({
-  tensors: Object.freeze([]) as unknown as Tensor[],
-  frames: Object.freeze([]) as unknown as Uint8Array[],
-  deviceMap: Object.freeze({}),
-  peer: -1,
-});
-
 function pack(v: unknown, ctx: CodecContext): Uint8Array {
-  const enc = (encoders[depth] ??= faithfulEncoder());
-  const internals = enc as unknown as EncoderInternals;
-  internals.context = ctx;
+  const enc = (encoders[depth] ??= new Encoder({ extensionCodec: codec }));
+  const outer = active;
+  active = ctx;
   depth++;
   try {
-    return enc.encodeSharedRef(v);
+    return enc.encodeSharedRef(faithful(v, isOpaque));
   } finally {
     depth--;
-    internals.context = NO_CONTEXT;
+    active = outer;
   }
 }
 
 function unpack(b: Uint8Array, ctx: CodecContext): unknown {
-  const dec = (decoders[depth] ??= faithfulDecoder());
-  const internals = dec as unknown as DecoderInternals;
-  internals.context = ctx;
+  const dec = (decoders[depth] ??= new Decoder({ extensionCodec: codec }));
+  const outer = active;
+  active = ctx;
   depth++;
   try {
-    return dec.decode(b);
+    return ownBinaries(dec.decode(b), b);
   } finally {
     depth--;
-    internals.context = NO_CONTEXT;
+    active = outer;
   }
 }
 
@@ -219,7 +172,7 @@ function decodeMap(d: unknown): Map<unknown, unknown> {
 /** Extensions of other modules (RRefs), tried in the order registered. */
 const userHooks = new Map<number, ExtensionHook<unknown>>();
 
-/** An extension whose value travels as a nested MessagePack value. */
+/** An extension whose value travels as a nested MessagePack value (the parent encoder copies its bytes at once). */
 const nested = (type: number, v: unknown, ctx: CodecContext) => new ExtData(type, pack(v, ctx));
 
 /**
@@ -229,18 +182,32 @@ const nested = (type: number, v: unknown, ctx: CodecContext) => new ExtData(type
  * lists) are not extensions at all. This codec instead decides by type at once: bigints and
  * tensors have byte layouts of their own (int64 or digits; Note [Tensor records]); plain
  * objects and arrays (prototype Object.prototype or Array.prototype) are never extensions
- * and go straight back to msgpack; other objects are checked as Date (msgpack's timestamp),
- * Tensor, Map, typed array, Error, and then the hooks of registerExtension, in that order.
- * A hook is therefore only asked about objects of some class, which is what it is for.
- * A function, a symbol, or a built-in that msgpack would write as an empty map (a Set, a
- * Promise, an ArrayBuffer: unsendable.ts) is refused with INVALID_ARGUMENT naming where it is.
+ * and go straight back to msgpack; other objects are checked as ExtData (Note [Faithful
+ * payloads]), Date (msgpack's timestamp), Tensor, Map, typed array, Error, and then the hooks
+ * of registerExtension, in that order. A hook is therefore only asked about objects of some
+ * class, which is what it is for. `isOpaque` is the same test without encoding: what
+ * `faithful` must not look inside. A function, a symbol, or a built-in that msgpack would
+ * write as an empty map (a Set, a Promise, an ArrayBuffer: unsendable.ts) is refused with
+ * INVALID_ARGUMENT naming where it is.
  */
-const codec: ExtensionCodecType<CodecContext> = {
-  tryToEncode(v: unknown, ctx: CodecContext): ExtData | null {
+function isOpaque(v: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto === Object.prototype || proto === Array.prototype) return false;
+  if (v instanceof ExtData || v instanceof Date || v instanceof Tensor || v instanceof Map || v instanceof Error)
+    return true;
+  if (ArrayBuffer.isView(v)) return true;
+  for (const hook of userHooks.values()) if (hook.test(v)) return true;
+  return false;
+}
+
+const codec: ExtensionCodecType<undefined> = {
+  tryToEncode(v: unknown): ExtData | null {
     if (typeof v === 'bigint') return new ExtData(EXT_BIGINT, bigintBytes(v));
     if (typeof v !== 'object' || v === null) return null;
     const proto: unknown = Object.getPrototypeOf(v);
     if (proto === Object.prototype || proto === Array.prototype) return null;
+    if (v instanceof ExtData) return v;
+    const ctx = active;
     if (v instanceof Date) return new ExtData(EXT_TIMESTAMP, encodeTimestampExtension(v)!);
     if (v instanceof Tensor) return new ExtData(EXT_TENSOR, encodeTensor(v, ctx));
     if (v instanceof Map) return nested(EXT_MAP, [...v.entries()], ctx);
@@ -258,14 +225,18 @@ const codec: ExtensionCodecType<CodecContext> = {
     if (unsendableKind(v)) throw new UnsendableValue(); // not as the empty map msgpack would write
     return null;
   },
-  decode(data: Uint8Array, type: number, ctx: CodecContext): unknown {
+  decode(data: Uint8Array, type: number): unknown {
+    const ctx = active;
     switch (type) {
       case EXT_TENSOR:
-        return decodeTensor(data, ctx);
+        // `data` is msgpack's view into the received frame: an inline tensor gets bytes of its own
+        return decodeTensor(new Uint8Array(data), ctx);
       case EXT_BIGINT:
         return decodeBigint(data);
       case EXT_UNDEFINED:
         return undefined;
+      case EXT_NEGATIVE_ZERO:
+        return -0;
       case EXT_TIMESTAMP:
         return decodeTimestampExtension(data);
       case EXT_MAP:

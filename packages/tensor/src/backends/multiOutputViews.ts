@@ -16,10 +16,10 @@ function pieces(x: Tensor, dim: number, sizes: readonly number[]): Tensor[] {
   });
 }
 
-const split: KernelFunc = ([x], attrs) => pieces(x!, attrs.dim as number, attrs.sizes as number[]);
+const split: KernelFunc<'Split'> = ([x], attrs) => pieces(x!, attrs.dim, attrs.sizes);
 
-const unbind: KernelFunc = ([x], attrs) =>
-  Array.from({ length: x!.shape[attrs.dim as number]! }, (_, index) => selectView([x!], { dim: attrs.dim, index })[0]!);
+const unbind: KernelFunc<'Unbind'> = ([x], attrs) =>
+  Array.from({ length: x!.shape[attrs.dim]! }, (_, index) => selectView([x!], { dim: attrs.dim, index })[0]!);
 
 // They only cut views with the device's Slice kernel (and Select's, for unbind), so one function serves every
 // device type.

@@ -8,8 +8,8 @@ import { getKernel, registerKernel, type KernelFunc } from '../kernelRegistry.js
  * (See Note [View kernels are device-agnostic]) run as one kernel, so autograd records one node
  * for it, as PyTorch records SelectBackward0, instead of SliceBackward0 under ReshapeBackward0.
  */
-export const selectView: KernelFunc = ([x], attrs) => {
-  const { dim, index } = attrs as { dim: number; index: number };
+export const selectView: KernelFunc<'Select'> = ([x], attrs) => {
+  const { dim, index } = attrs;
   const piece = getKernel(K.Slice, x!.device.type)([x!], { dim, start: index, end: index + 1, step: 1 })[0]!;
   return getKernel(K.Reshape, x!.device.type)([piece], { shape: x!.shape.filter((_, d) => d !== dim) });
 };

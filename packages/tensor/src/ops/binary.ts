@@ -1,3 +1,4 @@
+import type { BinaryKernelName } from '../kernelSpecs.js';
 import { type DType, isFloatingPoint } from '../dtype.js';
 import { runKernel1 } from '../dispatch.js';
 import { TensorError } from '../errors.js';
@@ -15,7 +16,7 @@ function cpuScalarTo(t: Tensor, other: Tensor): Tensor {
 }
 
 /** Promotes (or forces `dtype`), then runs the kernel; two tensors of one dtype skip promotion. */
-function binary(kernel: string, a: TensorOrScalar, b: TensorOrScalar, dtype?: DType): Tensor {
+function binary(kernel: BinaryKernelName, a: TensorOrScalar, b: TensorOrScalar, dtype?: DType): Tensor {
   const same = dtype === undefined && a instanceof Tensor && b instanceof Tensor && a.dtype === b.dtype;
   const [x, y] = same ? [a, b] : promoteOperands([a, b], dtype);
   if (x!.device === y!.device) return runKernel1(kernel, [x!, y!]);

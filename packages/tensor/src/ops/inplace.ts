@@ -1,6 +1,7 @@
 import { category } from '../dtype.js';
 import { recordsGraph, runKernel1 } from '../dispatch.js';
 import { hasKernel } from '../kernelRegistry.js';
+import type { KernelAttrs } from '../kernelSpecs.js';
 import { TensorError, fmtShape } from '../errors.js';
 import * as K from '../kernelNames.js';
 import { broadcastShapes, shapesEqual } from '../shape.js';
@@ -65,7 +66,7 @@ function writeInto(target: Tensor, result: Tensor, gradFnName: string): Tensor {
  * itself; alpha scales y first (a temporary, released at once). Everything else, and every
  * write autograd must record, keeps Note [In-place ops]'s path.
  */
-function binaryInPlace(kernel: string, x: Tensor, other: TensorOrScalar, alpha: number | undefined): boolean {
+function binaryInPlace(kernel: KernelAttrs<'BinaryInto'>['op'], x: Tensor, other: TensorOrScalar, alpha: number | undefined): boolean {
   // anything else (a bad argument included) takes the out-of-place path, which names what is wrong
   if (!(x instanceof Tensor) || x.dtype !== 'float32' || !x.isContiguous()) return false;
   if (!(other instanceof Tensor || typeof other === 'number')) return false;

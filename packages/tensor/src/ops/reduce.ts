@@ -1,3 +1,4 @@
+import type { ExtremumKernelName } from '../kernelSpecs.js';
 import { isFloatingPoint } from '../dtype.js';
 import { runKernel, runKernel1 } from '../dispatch.js';
 import { TensorError } from '../errors.js';
@@ -109,7 +110,7 @@ function extremumDim(name: string, x: Tensor, dim: number | undefined, keepdim: 
 }
 
 function extremum(
-  kernel: string,
+  kernel: ExtremumKernelName,
   name: string,
   x: Tensor,
   dim: number | undefined,

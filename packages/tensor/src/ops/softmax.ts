@@ -1,3 +1,4 @@
+import type { SoftmaxKernelName } from '../kernelSpecs.js';
 import { isFloatingPoint } from '../dtype.js';
 import { runKernel1 } from '../dispatch.js';
 import * as K from '../kernelNames.js';
@@ -6,7 +7,7 @@ import type { Tensor } from '../tensor.js';
 import { castTo } from './operands.js';
 import { checkInt, checkTensor } from '../validate.js';
 
-function along(kernel: string, name: string, x: Tensor, dim: number): Tensor {
+function along(kernel: SoftmaxKernelName, name: string, x: Tensor, dim: number): Tensor {
   checkTensor(name, 'input', x);
   checkInt(name, 'dim', dim);
   const input = isFloatingPoint(x.dtype) ? x : castTo(x, 'float32');

@@ -1,3 +1,4 @@
+import type { UnaryKernelName } from '../kernelSpecs.js';
 import { isFloatingPoint } from '../dtype.js';
 import { runKernel1 } from '../dispatch.js';
 import { TensorError } from '../errors.js';
@@ -7,7 +8,7 @@ import { castTo } from './operands.js';
 import { checkNumber, checkTensor } from '../validate.js';
 
 /** Ops defined on floats: int and bool inputs are computed in float32, as torch does. */
-function floatUnary(kernel: string, name: string): (x: Tensor) => Tensor {
+function floatUnary(kernel: UnaryKernelName, name: string): (x: Tensor) => Tensor {
   return (x) => {
     checkTensor(name, 'input', x);
     return runKernel1(kernel, [isFloatingPoint(x.dtype) ? x : castTo(x, 'float32')]);
@@ -15,7 +16,7 @@ function floatUnary(kernel: string, name: string): (x: Tensor) => Tensor {
 }
 
 /** Ops that keep the input's dtype. */
-function sameUnary(kernel: string, name: string): (x: Tensor) => Tensor {
+function sameUnary(kernel: UnaryKernelName, name: string): (x: Tensor) => Tensor {
   return (x) => {
     checkTensor(name, 'input', x);
     return runKernel1(kernel, [x]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { arange, cat, device, KernelNames, Storage, Tensor, tensor, unbind, viewKernels, zeros } from '../index.js';
+import type { ErasedKernelFunc } from '../kernelRegistry.js';
 
 const grid = (shape: number[]) => arange(shape.reduce((p, s) => p * s, 1)).reshape(shape);
 const x234 = () => arange(24, { dtype: 'float32' }).reshape([2, 3, 4]);
@@ -237,7 +238,7 @@ describe('unbind', () => {
 
 describe('view kernels', () => {
   it('never touch the data, so one implementation serves every device (See Note [View kernels are device-agnostic])', () => {
-    const kernels = new Map(viewKernels('gpu').map((k) => [k.kernelName, k.kernelFunc]));
+    const kernels = new Map(viewKernels('gpu').map((k): [string, ErasedKernelFunc] => [k.kernelName, k.kernelFunc]));
     expect([...kernels.keys()]).toEqual([
       KernelNames.Reshape,
       KernelNames.Permute,

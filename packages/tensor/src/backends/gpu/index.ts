@@ -67,7 +67,7 @@ registerKernel({
   kernelName: K.ToDevice,
   device: 'gpu',
   kernelFunc: ([x], attrs) => {
-    const target = attrs.device as Device;
+    const target = attrs.device;
     if (target !== CPU) {
       checkDevice(target);
       throw new TensorError('UNSUPPORTED', `cannot copy between gpu devices: gpu.js has one`);

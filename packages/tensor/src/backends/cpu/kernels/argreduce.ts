@@ -1,6 +1,7 @@
 import { type TypedArray, typedArrayFor } from '../../../dtype.js';
 import * as K from '../../../kernelNames.js';
-import type { KernelConfig } from '../../../kernelRegistry.js';
+import type { KernelConfig, KernelConfigOf } from '../../../kernelRegistry.js';
+import type { ExtremumKernelName } from '../../../kernelSpecs.js';
 import { Tensor } from '../../../tensor.js';
 import { perDtype } from '../compiledLoops.js';
 import { reduceLayout, reducedShape } from './reduceLayout.js';
@@ -54,14 +55,18 @@ function compileExtremum(cmp: '>' | '<'): ExtremumLoop {
  * Max/Min ([x], {dim, keepdim} -> [values] without a dim, [values, indices] with one) and
  * Argmax/Argmin (-> [indices]; without a dim, an index into the flattened tensor).
  */
-function extremumKernel(kernelName: string, cmp: '>' | '<', valuesOut: boolean): KernelConfig {
+function extremumKernel(
+  kernelName: ExtremumKernelName,
+  cmp: '>' | '<',
+  valuesOut: boolean,
+): KernelConfigOf<ExtremumKernelName> {
   const loopFor = perDtype(() => compileExtremum(cmp));
   return {
     kernelName,
     device: 'cpu',
     kernelFunc: ([x], attrs) => {
-      const dim = attrs.dim as number | null;
-      const keepdim = attrs.keepdim as boolean;
+      const dim = attrs.dim;
+      const keepdim = attrs.keepdim;
       const dims = dim === null ? [] : [dim];
       const { data, base, O, R, I, keptShape } = reduceLayout(x!, dims);
       const shape = reducedShape(keptShape, dims, keepdim);

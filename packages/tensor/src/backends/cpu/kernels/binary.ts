@@ -1,13 +1,14 @@
 import type { DType } from '../../../dtype.js';
 import * as K from '../../../kernelNames.js';
-import type { KernelConfig } from '../../../kernelRegistry.js';
+import type { KernelConfig, KernelConfigOf } from '../../../kernelRegistry.js';
+import { type BinaryKernelName, kernelEntries } from '../../../kernelSpecs.js';
 import { perDtype } from '../compiledLoops.js';
 import { compileElementwise } from '../elementwise.js';
 import { hasWasmBinary, wasmBinary } from '../wasm/wasmElementwise.js';
 import { runElementwise } from './tensorOperands.js';
 
 /** The expression of each arithmetic kernel per dtype; `bool` results are normalised to 0/1. */
-const ARITH: Record<string, (d: DType) => string> = {
+const ARITH = {
   [K.Add]: () => 'x + y',
   [K.Sub]: () => 'x - y',
   [K.Mul]: (d) => (d === 'int32' ? 'Math.imul(x, y)' : 'x * y'),
@@ -17,19 +18,19 @@ const ARITH: Record<string, (d: DType) => string> = {
   // NaN propagates, as in torch.maximum / torch.minimum
   [K.Maximum]: () => '(x !== x || x > y) ? x : y',
   [K.Minimum]: () => '(x !== x || x < y) ? x : y',
-};
+} satisfies Partial<Record<BinaryKernelName, (d: DType) => string>>;
 
 /** Comparison expressions, shared with the gpu device's kernels. */
-export const COMPARE: Readonly<Record<string, string>> = {
+export const COMPARE = {
   [K.Equal]: 'x === y ? 1 : 0',
   [K.NotEqual]: 'x !== y ? 1 : 0',
   [K.Less]: 'x < y ? 1 : 0',
   [K.LessEqual]: 'x <= y ? 1 : 0',
   [K.Greater]: 'x > y ? 1 : 0',
   [K.GreaterEqual]: 'x >= y ? 1 : 0',
-};
+} satisfies Partial<Record<BinaryKernelName, string>>;
 
-function arithKernel(kernelName: string, expr: (d: DType) => string): KernelConfig {
+function arithKernel(kernelName: BinaryKernelName, expr: (d: DType) => string): KernelConfigOf<BinaryKernelName> {
   const loopFor = perDtype((d) => compileElementwise(2, d === 'bool' ? `(${expr(d)}) !== 0 ? 1 : 0` : expr(d)));
   return {
     kernelName,
@@ -40,7 +41,7 @@ function arithKernel(kernelName: string, expr: (d: DType) => string): KernelConf
   };
 }
 
-function compareKernel(kernelName: string, expr: string): KernelConfig {
+function compareKernel(kernelName: BinaryKernelName, expr: string): KernelConfigOf<BinaryKernelName> {
   const loopFor = perDtype(() => compileElementwise(2, expr));
   return {
     kernelName,
@@ -50,6 +51,6 @@ function compareKernel(kernelName: string, expr: string): KernelConfig {
 }
 
 export const binaryKernels: KernelConfig[] = [
-  ...Object.entries(ARITH).map(([name, expr]) => arithKernel(name, expr)),
-  ...Object.entries(COMPARE).map(([name, expr]) => compareKernel(name, expr)),
+  ...kernelEntries(ARITH).map(([name, expr]) => arithKernel(name, expr)),
+  ...kernelEntries(COMPARE).map(([name, expr]) => compareKernel(name, expr)),
 ];

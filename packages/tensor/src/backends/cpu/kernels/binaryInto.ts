@@ -21,7 +21,7 @@ export const binaryIntoKernel: KernelConfig = {
   kernelName: K.BinaryInto,
   device: 'cpu',
   kernelFunc: ([x, y], attrs) => {
-    const op = attrs.op as string;
+    const op = attrs.op;
     const done = wasmBinaryInto(op, x!, y!);
     const n = x!.numel;
     if (done === n) return [x!];

@@ -1,4 +1,3 @@
-import type { DType } from '../../../dtype.js';
 import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
 import { contiguousCopy } from './copy.js';
@@ -7,5 +6,5 @@ import { contiguousCopy } from './copy.js';
 export const castKernel: KernelConfig = {
   kernelName: K.Cast,
   device: 'cpu',
-  kernelFunc: ([x], attrs) => [contiguousCopy(x!, attrs.dtype as DType)],
+  kernelFunc: ([x], attrs) => [contiguousCopy(x!, attrs.dtype)],
 };

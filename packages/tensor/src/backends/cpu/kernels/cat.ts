@@ -8,7 +8,7 @@ export const catKernel: KernelConfig = {
   kernelName: K.Cat,
   device: 'cpu',
   kernelFunc: (inputs, attrs) => {
-    const dim = attrs.dim as number;
+    const dim = attrs.dim;
     const first = inputs[0]!;
     const shape = [...first.shape];
     shape[dim] = inputs.reduce((n, t) => n + t.shape[dim]!, 0);

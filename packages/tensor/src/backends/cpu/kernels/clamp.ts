@@ -14,8 +14,8 @@ export const clampKernel: KernelConfig = {
   kernelName: K.Clamp,
   device: 'cpu',
   kernelFunc: ([x], attrs) => {
-    const lo = (attrs.min as number | null) ?? -Infinity;
-    const hi = (attrs.max as number | null) ?? Infinity;
+    const lo = attrs.min ?? -Infinity;
+    const hi = attrs.max ?? Infinity;
     return [runElementwise(loopFor(x!.dtype), [x!], x!.dtype, [lo, hi])];
   },
 };

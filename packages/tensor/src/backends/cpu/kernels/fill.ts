@@ -27,7 +27,7 @@ export const fillKernel: KernelConfig = {
   kernelName: K.Fill,
   device: 'cpu',
   kernelFunc: ([dst], attrs) => {
-    fillTensor(dst!, attrs.value as number);
+    fillTensor(dst!, attrs.value);
     return [dst!];
   },
 };

@@ -1,40 +1,21 @@
 import * as K from '../../../kernelNames.js';
-import type { Attrs, KernelConfig } from '../../../kernelRegistry.js';
+import type { KernelConfig } from '../../../kernelRegistry.js';
+import type { WindowGeometry } from '../../../kernelSpecs.js';
 import { Tensor } from '../../../tensor.js';
 import { wasmCol2im, wasmIm2col } from '../wasm/wasmConv.js';
-
-/** The sliding-window geometry both kernels share (see Note [im2col] in ops/conv.ts). */
-export interface WindowGeometry {
-  kernel: [number, number];
-  stride: [number, number];
-  /** top, bottom, left, right */
-  padding: [number, number, number, number];
-  dilation: [number, number];
-  /** output rows and columns (the number of window positions) */
-  outSize: [number, number];
-}
-
-const geometryOf = (attrs: Attrs) =>
-  attrs as unknown as WindowGeometry & { padValue: number; inputSize: [number, number] };
 
 /** Im2Col (float32 in wasm where it pays, Note [Wasm im2col]; else im2colTs). */
 export const im2colKernel: KernelConfig = {
   kernelName: K.Im2Col,
   device: 'cpu',
-  kernelFunc: ([x], attrs) => {
-    const g = geometryOf(attrs);
-    return [wasmIm2col(x!, g, g.padValue) ?? im2colTs(x!, g, g.padValue)];
-  },
+  kernelFunc: ([x], g) => [wasmIm2col(x, g, g.padValue) ?? im2colTs(x, g, g.padValue)],
 };
 
 /** Col2Im (float32 in wasm where it pays, Note [Wasm im2col]; else col2imTs). */
 export const col2imKernel: KernelConfig = {
   kernelName: K.Col2Im,
   device: 'cpu',
-  kernelFunc: ([cols], attrs) => {
-    const g = geometryOf(attrs);
-    return [wasmCol2im(cols!, g, g.inputSize) ?? col2imTs(cols!, g, g.inputSize)];
-  },
+  kernelFunc: ([cols], g) => [wasmCol2im(cols, g, g.inputSize) ?? col2imTs(cols, g, g.inputSize)],
 };
 
 /**

@@ -32,8 +32,8 @@ export function withoutDim(strides: readonly number[], dim: number): number[] {
 }
 
 /** out[p] = x[p with p[dim] := index[p]] (torch.gather); the op checked that index fits in x. */
-const gather: KernelFunc = ([x, index], attrs) => {
-  const dim = attrs.dim as number;
+const gather: KernelFunc<'Gather'> = ([x, index], attrs) => {
+  const dim = attrs.dim;
   const { size, stride } = dimOf(x!, dim);
   const out = Tensor.empty(index!.shape, x!.dtype);
   const o = out.storage.data;
@@ -46,8 +46,8 @@ const gather: KernelFunc = ([x, index], attrs) => {
 };
 
 /** The slices of x at `index` along `dim`, one strided copy per index. */
-const indexSelect: KernelFunc = ([x, index], attrs) => {
-  const dim = attrs.dim as number;
+const indexSelect: KernelFunc<'IndexSelect'> = ([x, index], attrs) => {
+  const dim = attrs.dim;
   const { size, stride } = dimOf(x!, dim);
   const shape = [...x!.shape];
   if (x!.ndim > 0) shape[dim] = index!.numel;
@@ -69,13 +69,13 @@ const indexSelect: KernelFunc = ([x, index], attrs) => {
 
 const maskedFillLoop = perDtype(() => compileElementwise(2, 'y ? p0 : x'));
 /** x where mask is false, `value` (already cast to x's dtype by the op) where true; broadcast together. */
-const maskedFill: KernelFunc = ([x, mask], attrs) => [
-  runElementwise(maskedFillLoop(x!.dtype), [x!, mask!], x!.dtype, [attrs.value as number]),
+const maskedFill: KernelFunc<'MaskedFill'> = ([x, mask], attrs) => [
+  runElementwise(maskedFillLoop(x!.dtype), [x!, mask!], x!.dtype, [attrs.value]),
 ];
 
 /** int32 [...index.shape, numClasses] with a 1 at each index. */
-const oneHot: KernelFunc = ([index], attrs) => {
-  const classes = attrs.numClasses as number;
+const oneHot: KernelFunc<'OneHot'> = ([index], attrs) => {
+  const classes = attrs.numClasses;
   const out = Tensor.empty([...index!.shape, classes], 'int32');
   const o = out.storage.data;
   const idx = index!.storage.data;

@@ -1,6 +1,7 @@
 import type { DType, TypedArray } from '../../../dtype.js';
 import * as K from '../../../kernelNames.js';
-import type { KernelConfig } from '../../../kernelRegistry.js';
+import type { KernelConfig, KernelConfigOf } from '../../../kernelRegistry.js';
+import type { FoldKernelName } from '../../../kernelSpecs.js';
 import { Tensor } from '../../../tensor.js';
 import { perDtype } from '../compiledLoops.js';
 import { wasmSum } from '../wasm/wasmReduce.js';
@@ -50,17 +51,17 @@ const FOLDS: Record<string, (dtype: DType) => FoldLoop> = {
 };
 
 /** Sum and Prod: [x], {dims, keepdim}; the output has x's dtype (the op casts bool to int32). */
-function foldKernel(kernelName: string): KernelConfig {
+function foldKernel(kernelName: FoldKernelName): KernelConfigOf<FoldKernelName> {
   const loopFor = FOLDS[kernelName]!;
   return {
     kernelName,
     device: 'cpu',
     kernelFunc: ([x], attrs) => {
-      const dims = attrs.dims as number[];
+      const dims = attrs.dims;
       const dtype: DType = x!.dtype;
       const loop = loopFor(dtype);
       const { data, base, O, R, I, keptShape } = reduceLayout(x!, dims);
-      const out = Tensor.empty(reducedShape(keptShape, dims, attrs.keepdim as boolean), dtype);
+      const out = Tensor.empty(reducedShape(keptShape, dims, attrs.keepdim), dtype);
       if (kernelName !== K.Sum || !wasmSum(data, base, O, R, I, out.storage.data))
         loop(data, base, O, R, I, out.storage.data);
       return [out];

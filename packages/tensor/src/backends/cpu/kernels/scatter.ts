@@ -25,8 +25,8 @@ function accumulator(out: Tensor): (at: number, v: number) => void {
 }
 
 /** x + src scattered along `dim` at `index` (torch.scatter_add, out of place); the op checked the shapes. */
-const scatterAdd: KernelFunc = ([x, index, src], attrs) => {
-  const dim = attrs.dim as number;
+const scatterAdd: KernelFunc<'ScatterAdd'> = ([x, index, src], attrs) => {
+  const dim = attrs.dim;
   const size = dimOf(x!, dim).size;
   const out = contiguousCopy(x!);
   const outStride = dimOf(out, dim).stride;
@@ -40,8 +40,8 @@ const scatterAdd: KernelFunc = ([x, index, src], attrs) => {
 };
 
 /** x + src's slices added along `dim` at `index` (torch.index_add, out of place); the op checked the shapes. */
-const indexAdd: KernelFunc = ([x, index, src], attrs) => {
-  const dim = attrs.dim as number;
+const indexAdd: KernelFunc<'IndexAdd'> = ([x, index, src], attrs) => {
+  const dim = attrs.dim;
   const size = dimOf(x!, dim).size;
   const out = contiguousCopy(x!);
   const outStride = dimOf(out, dim).stride;
@@ -58,8 +58,8 @@ const indexAdd: KernelFunc = ([x, index, src], attrs) => {
 };
 
 /** zeros(inputShape) with `src` written into the slice (dim, start, end, step): the gradient of Slice. */
-const sliceScatter: KernelFunc = ([src], attrs) => {
-  const { inputShape, dim, start, step } = attrs as { inputShape: number[]; dim: number; start: number; step: number };
+const sliceScatter: KernelFunc<'SliceScatter'> = ([src], attrs) => {
+  const { inputShape, dim, start, step } = attrs;
   const out = Tensor.empty(inputShape, src!.dtype);
   const strides = contiguousStrides(inputShape);
   const sliceStrides = strides.map((s, d) => (d === dim ? s * step : s));

@@ -1,6 +1,7 @@
 import type { TypedArray } from '../../../dtype.js';
 import * as K from '../../../kernelNames.js';
-import type { KernelConfig } from '../../../kernelRegistry.js';
+import type { KernelConfig, KernelConfigOf } from '../../../kernelRegistry.js';
+import type { SoftmaxKernelName } from '../../../kernelSpecs.js';
 import { Tensor } from '../../../tensor.js';
 import { wasmSoftmaxRows } from '../wasm/wasmReduce.js';
 import { reduceLayout } from './reduceLayout.js';
@@ -77,12 +78,12 @@ function softmaxColumns(
 }
 
 /** Softmax / LogSoftmax: [x], {dim}; output of x's (float) dtype and shape. See Note [Reduction layout]. */
-function softmaxKernel(kernelName: string, logOut: boolean): KernelConfig {
+function softmaxKernel(kernelName: SoftmaxKernelName, logOut: boolean): KernelConfigOf<SoftmaxKernelName> {
   return {
     kernelName,
     device: 'cpu',
     kernelFunc: ([x], attrs) => {
-      const { data, base, O, R, I } = reduceLayout(x!, [attrs.dim as number]);
+      const { data, base, O, R, I } = reduceLayout(x!, [attrs.dim]);
       const out = Tensor.empty(x!.shape, x!.dtype);
       const o_ = out.storage.data;
       if (I === 1) {

@@ -1,4 +1,3 @@
-import type { Device } from '../../../device.js';
 import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
 import { transfer } from '../../../transfers.js';
@@ -6,5 +5,5 @@ import { transfer } from '../../../transfers.js';
 export const toDeviceKernel: KernelConfig = {
   kernelName: K.ToDevice,
   device: 'cpu',
-  kernelFunc: ([x], attrs) => [transfer(x!, attrs.device as Device)],
+  kernelFunc: ([x], attrs) => [transfer(x!, attrs.device)],
 };

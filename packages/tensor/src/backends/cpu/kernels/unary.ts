@@ -1,6 +1,7 @@
 import type { DType } from '../../../dtype.js';
 import * as K from '../../../kernelNames.js';
-import type { KernelConfig } from '../../../kernelRegistry.js';
+import type { KernelConfig, KernelConfigOf } from '../../../kernelRegistry.js';
+import { type UnaryKernelName, kernelEntries } from '../../../kernelSpecs.js';
 import { perDtype } from '../compiledLoops.js';
 import { compileElementwise } from '../elementwise.js';
 import { erf } from '../erf.js';
@@ -8,7 +9,7 @@ import { hasWasmUnary, wasmUnary } from '../wasm/wasmElementwise.js';
 import { runElementwise } from './tensorOperands.js';
 
 /** One expression over `x` per unary kernel; the output has x's dtype. */
-const EXPR: Record<string, string> = {
+const EXPR = {
   [K.Neg]: '-x',
   [K.Exp]: 'Math.exp(x)',
   [K.Log]: 'Math.log(x)',
@@ -28,9 +29,9 @@ const EXPR: Record<string, string> = {
   [K.Silu]: 'x / (1 + Math.exp(-x))',
   // torch's default softplus: beta 1, threshold 20
   [K.Softplus]: 'x > 20 ? x : Math.log1p(Math.exp(x))',
-};
+} satisfies Partial<Record<UnaryKernelName, string>>;
 
-function unaryKernel(kernelName: string, expr: string, outDtype?: DType): KernelConfig {
+function unaryKernel(kernelName: UnaryKernelName, expr: string, outDtype?: DType): KernelConfigOf<UnaryKernelName> {
   const loopFor = perDtype(() => compileElementwise(1, expr, { erf }));
   return {
     kernelName,
@@ -42,7 +43,7 @@ function unaryKernel(kernelName: string, expr: string, outDtype?: DType): Kernel
 }
 
 export const unaryKernels: KernelConfig[] = [
-  ...Object.entries(EXPR).map(([name, expr]) => unaryKernel(name, expr)),
+  ...kernelEntries(EXPR).map(([name, expr]) => unaryKernel(name, expr)),
   // NaN is true, as for any non-zero value
   unaryKernel(K.LogicalNot, 'x === 0 ? 1 : 0', 'bool'),
 ];

@@ -11,16 +11,16 @@ import { Tensor } from '../../../tensor.js';
  * them for a device type. Reshape falls back to the device's Copy kernel when the strides
  * cannot express the new shape (PyTorch's reshape = view or contiguous().view()).
  */
-const reshape: KernelFunc = ([x], attrs) => {
-  const shape = attrs.shape as number[];
+const reshape: KernelFunc<'Reshape'> = ([x], attrs) => {
+  const shape = attrs.shape;
   const strides = viewStrides(x!.shape, x!.strides, shape);
   if (strides) return [new Tensor(x!.storage, shape, strides, x!.offset)];
   const copy = getKernel(K.Copy, x!.device.type)([x!], {})[0]!;
   return [new Tensor(copy.storage, shape)];
 };
 
-const permute: KernelFunc = ([x], attrs) => {
-  const dims = attrs.dims as number[];
+const permute: KernelFunc<'Permute'> = ([x], attrs) => {
+  const dims = attrs.dims;
   return [
     new Tensor(
       x!.storage,
@@ -31,8 +31,8 @@ const permute: KernelFunc = ([x], attrs) => {
   ];
 };
 
-const expand: KernelFunc = ([x], attrs) => {
-  const shape = attrs.shape as number[];
+const expand: KernelFunc<'Expand'> = ([x], attrs) => {
+  const shape = attrs.shape;
   const lead = shape.length - x!.ndim;
   const strides = shape.map((size, i) =>
     i < lead ? 0 : x!.shape[i - lead] === 1 && size !== 1 ? 0 : x!.strides[i - lead]!,
@@ -40,8 +40,8 @@ const expand: KernelFunc = ([x], attrs) => {
   return [new Tensor(x!.storage, shape, strides, x!.offset)];
 };
 
-const slice: KernelFunc = ([x], attrs) => {
-  const { dim, start, end, step } = attrs as { dim: number; start: number; end: number; step: number };
+const slice: KernelFunc<'Slice'> = ([x], attrs) => {
+  const { dim, start, end, step } = attrs;
   const shape = [...x!.shape];
   const strides = [...x!.strides];
   shape[dim] = Math.max(0, Math.ceil((end - start) / step));

@@ -1,7 +1,7 @@
 import { platform } from '#platform';
 import type { PlatformThread } from '../../../platform/types.js';
 import { TensorError } from '../../../errors.js';
-import type { WasmKernelName, WasmRuntime } from './wasmRuntime.js';
+import { POOL_KERNEL_NAMES as KERNEL_NAMES, type WasmKernelName, type WasmRuntime } from './wasmRuntime.js';
 
 /** One call of a wasm kernel: its export name and numeric arguments. */
 export interface WasmTask {
@@ -9,17 +9,6 @@ export interface WasmTask {
   args: readonly number[];
 }
 
-const KERNEL_NAMES: readonly WasmKernelName[] = [
-  'gemmBatch',
-  'gemmScratchBytes',
-  'binaryF32',
-  'unaryF32',
-  'unaryF32Chunks',
-  'sumF32',
-  'softmaxF32',
-  'im2colF32',
-  'col2imF32',
-];
 const MAX_ARGS = 14;
 // control words (Int32): 0 job sequence (-1: stop), 1 finished sequence, 2 error flag, 3 ready,
 // 4 claimed sequence (Note [Unstarted tasks are taken back]); args (Float64) from byte ARGS

@@ -1,5 +1,5 @@
 import type { Tensor } from '../../../tensor.js';
-import type { WindowGeometry } from '../kernels/im2col.js';
+import type { WindowGeometry } from '../../../kernelSpecs.js';
 import { activeWasm, getNumThreads, runParallel, splitRange } from './cpuKernels.js';
 import { stageView } from './stage.js';
 import type { WasmRuntime } from './wasmRuntime.js';

@@ -34,6 +34,41 @@ export interface WasmKernels {
 
 export type WasmKernelName = keyof WasmKernels;
 
+/**
+ * Every export of WasmKernels, and whether the thread pool runs it (Note [Pool worker]): a
+ * Record over the interface's names, so an export added there and not here (or the other way
+ * round) does not compile; the pool's list and the exports check are derived from it.
+ */
+const RUN_BY_POOL: Readonly<Record<WasmKernelName, boolean>> = {
+  gemm: false,
+  gemmBatch: true,
+  gemmScratchBytes: true,
+  binaryF32: true,
+  unaryF32: true,
+  unaryF32Chunks: true,
+  sumF32: true,
+  softmaxF32: true,
+  im2colF32: true,
+  col2imF32: true,
+};
+
+const isWasmKernelName = (name: string): name is WasmKernelName => Object.hasOwn(RUN_BY_POOL, name);
+
+/** The names of WasmKernels, in the order of RUN_BY_POOL. */
+export const WASM_KERNEL_NAMES: readonly WasmKernelName[] = Object.keys(RUN_BY_POOL).filter(isWasmKernelName);
+
+/** The kernels the thread pool runs, indexed as the pool worker indexes them. */
+export const POOL_KERNEL_NAMES: readonly WasmKernelName[] = WASM_KERNEL_NAMES.filter((name) => RUN_BY_POOL[name]);
+
+/** Whether an instance's exports hold every kernel of WasmKernels. */
+function isWasmKernels(exports: unknown): exports is WasmKernels {
+  return (
+    typeof exports === 'object' &&
+    exports !== null &&
+    WASM_KERNEL_NAMES.every((name) => typeof Reflect.get(exports, name) === 'function')
+  );
+}
+
 /** The parts of the WebAssembly JS API used here (the package compiles without the DOM lib). */
 export interface WasmMemory {
   readonly buffer: ArrayBufferLike;
@@ -103,7 +138,9 @@ export class WasmRuntime implements WasmHeap {
     this.module = new WebAssemblyApi.Module(platform.decodeBase64(bytes));
     this.memory = new WebAssemblyApi.Memory({ initial: 256, maximum: 65536, shared: true });
     const instance = new WebAssemblyApi.Instance(this.module, { env: { memory: this.memory } });
-    this.kernels = instance.exports as unknown as WasmKernels;
+    if (!isWasmKernels(instance.exports))
+      throw new TensorError('KERNEL_FAILED', 'the WebAssembly kernels lack an export of WasmKernels');
+    this.kernels = instance.exports;
     this.f32 = new Float32Array(this.memory.buffer);
     this.brk = this.stageEnd = this.memory.buffer.byteLength;
   }

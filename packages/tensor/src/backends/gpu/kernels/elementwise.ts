@@ -1,7 +1,8 @@
 import type { Device } from '../../../device.js';
 import type { DType } from '../../../dtype.js';
 import * as K from '../../../kernelNames.js';
-import type { KernelConfig } from '../../../kernelRegistry.js';
+import type { KernelConfig, KernelConfigOf } from '../../../kernelRegistry.js';
+import { type BinaryKernelName, type KernelName, type UnaryKernelName, kernelEntries } from '../../../kernelSpecs.js';
 import { COMPARE } from '../../cpu/kernels/binary.js';
 import { Tensor, unscoped } from '../../../tensor.js';
 import { gpuMap, trunc } from '../gpuMap.js';
@@ -57,14 +58,14 @@ function sinExpr(quarterTurns: 0 | 1): string {
 }
 
 /** Binary arithmetic per dtype (x op y); int32 division truncates like the cpu kernel. */
-const ARITH: Record<string, (d: DType) => string> = {
+const ARITH = {
   [K.Add]: () => 'x + y',
   [K.Sub]: () => 'x - y',
   [K.Mul]: () => 'x * y',
   [K.Div]: (d) => (d === 'int32' ? trunc('(x / y)') : 'x / y'),
   [K.Maximum]: () => '(x !== x || y !== y) ? x + y : Math.max(x, y)',
   [K.Minimum]: () => '(x !== x || y !== y) ? x + y : Math.min(x, y)',
-};
+} satisfies Partial<Record<BinaryKernelName, (d: DType) => string>>;
 
 /** erf(v) for v >= 0 by Abramowitz-Stegun 7.1.26 (|error| < 1.5e-7), as one expression. */
 function erfAbs(v: string): string {
@@ -77,10 +78,10 @@ function erfAbs(v: string): string {
 }
 
 /** Unary ops whose expression reads a NaN as y (Note [gpu special values]). */
-const NAN_OPERAND: ReadonlySet<string> = new Set([K.Log, K.Log1p]);
+const NAN_OPERAND: ReadonlySet<KernelName> = new Set([K.Log, K.Log1p]);
 
 /** Unary expressions in what gpu.js compiles everywhere (no log1p, tanh or erf built-ins). */
-const UNARY: Record<string, string> = {
+const UNARY = {
   [K.Neg]: '-x',
   [K.Exp]: 'Math.exp(x)',
   // log(0) = -inf made at run time (SwiftShader's log(0) is -88)
@@ -101,20 +102,20 @@ const UNARY: Record<string, string> = {
   [K.Gelu]: `0.5 * x * (1 + (x < 0 ? -1 : 1) * ${erfAbs('Math.abs(x * 0.7071067811865476)')})`,
   [K.Silu]: 'x / (1 + Math.exp(-x))',
   [K.Softplus]: 'x > 20 ? x : Math.log(1 + Math.exp(x))',
-};
+} satisfies Partial<Record<UnaryKernelName, string>>;
 
 export const elementwiseKernels: KernelConfig[] = [
-  ...Object.entries(ARITH).map(([name, expr]): KernelConfig => ({
+  ...kernelEntries(ARITH).map(([name, expr]): KernelConfigOf<BinaryKernelName> => ({
     kernelName: name,
     device: 'gpu',
     kernelFunc: ([a, b]) => [gpuMap(name, expr(a!.dtype), [a!, b!], a!.dtype)],
   })),
-  ...Object.entries(COMPARE).map(([name, expr]): KernelConfig => ({
+  ...kernelEntries(COMPARE).map(([name, expr]): KernelConfigOf<BinaryKernelName> => ({
     kernelName: name,
     device: 'gpu',
     kernelFunc: ([a, b]) => [gpuMap(name, expr, [a!, b!], 'bool')],
   })),
-  ...Object.entries(UNARY).map(([name, expr]): KernelConfig => ({
+  ...kernelEntries(UNARY).map(([name, expr]): KernelConfigOf<UnaryKernelName> => ({
     kernelName: name,
     device: 'gpu',
     // a NaN input stays NaN (Note [gpu special values])
@@ -142,8 +143,8 @@ export const elementwiseKernels: KernelConfig[] = [
     device: 'gpu',
     kernelFunc: ([x], attrs) => {
       // an absent bound is the largest float32 (kernel arguments stay finite on every backend)
-      const min = (attrs.min as number | null) ?? -FLT_MAX;
-      const max = (attrs.max as number | null) ?? FLT_MAX;
+      const min = attrs.min ?? -FLT_MAX;
+      const max = attrs.max ?? FLT_MAX;
       return [gpuMap(K.Clamp, 'x !== x ? x : Math.min(Math.max(x, p0), p1)', [x!], x!.dtype, [min, max])];
     },
   },
@@ -155,14 +156,12 @@ export const elementwiseKernels: KernelConfig[] = [
   {
     kernelName: K.Cast,
     device: 'gpu',
-    kernelFunc: ([x], attrs) => [gpuMap(K.Cast, 'x', [x!], (attrs.dtype as DType | undefined) ?? x!.dtype)],
+    kernelFunc: ([x], attrs) => [gpuMap(K.Cast, 'x', [x!], attrs.dtype ?? x!.dtype)],
   },
   { kernelName: K.Copy, device: 'gpu', kernelFunc: ([x]) => [gpuMap(K.Copy, 'x', [x!], x!.dtype)] },
   {
     kernelName: K.MaskedFill,
     device: 'gpu',
-    kernelFunc: ([x, mask], attrs) => [
-      gpuMap(K.MaskedFill, 'y !== 0 ? p0 : x', [x!, mask!], x!.dtype, [attrs.value as number]),
-    ],
+    kernelFunc: ([x, mask], attrs) => [gpuMap(K.MaskedFill, 'y !== 0 ? p0 : x', [x!, mask!], x!.dtype, [attrs.value])],
   },
 ];

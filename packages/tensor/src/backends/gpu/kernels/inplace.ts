@@ -67,5 +67,5 @@ function write(dst: Tensor, src: Tensor | null, value: number): Tensor {
 
 export const inplaceKernels: KernelConfig[] = [
   { kernelName: K.CopyInto, device: 'gpu', kernelFunc: ([dst, src]) => [write(dst!, src!, 0)] },
-  { kernelName: K.Fill, device: 'gpu', kernelFunc: ([dst], attrs) => [write(dst!, null, attrs.value as number)] },
+  { kernelName: K.Fill, device: 'gpu', kernelFunc: ([dst], attrs) => [write(dst!, null, attrs.value)] },
 ];

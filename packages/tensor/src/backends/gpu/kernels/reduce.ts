@@ -1,6 +1,7 @@
 import type { DType } from '../../../dtype.js';
 import * as K from '../../../kernelNames.js';
-import type { KernelConfig } from '../../../kernelRegistry.js';
+import type { KernelConfig, KernelConfigOf } from '../../../kernelRegistry.js';
+import type { ExtremumKernelName, FoldKernelName, SoftmaxKernelName } from '../../../kernelSpecs.js';
 import { isContiguousLayout } from '../../cpu/strided.js';
 import { reducedShape } from '../../cpu/kernels/reduceLayout.js';
 import { Tensor } from '../../../tensor.js';
@@ -58,14 +59,14 @@ function fold(kind: FoldKind, l: Layout, dtype: DType, shape: readonly number[],
   return gpuTensor(foldValue(kind, valueOf(l.x), l.O, l.R, l.I, dtype, m && valueOf(m)), shape, dtype, l.x.device);
 }
 
-function sumProd(kernelName: string, kind: 'sum' | 'prod'): KernelConfig {
+function sumProd(kernelName: FoldKernelName, kind: 'sum' | 'prod'): KernelConfigOf<FoldKernelName> {
   return {
     kernelName,
     device: 'gpu',
     kernelFunc: ([x], attrs) => {
-      const dims = attrs.dims as number[];
+      const dims = attrs.dims;
       const l = layout(x!, dims);
-      return [fold(kind, l, x!.dtype, reducedShape(l.keptShape, dims, attrs.keepdim as boolean))];
+      return [fold(kind, l, x!.dtype, reducedShape(l.keptShape, dims, attrs.keepdim))];
     },
   };
 }
@@ -74,14 +75,18 @@ function sumProd(kernelName: string, kind: 'sum' | 'prod'): KernelConfig {
  * Max/Min ([x], {dim, keepdim} -> [values], or [values, indices] with a dim) when `kind` is
  * given, Argmax/Argmin (-> [indices]) when it is null; like the cpu kernels.
  */
-function extremum(kernelName: string, kind: 'max' | 'min', withValues: boolean): KernelConfig {
+function extremum(
+  kernelName: ExtremumKernelName,
+  kind: 'max' | 'min',
+  withValues: boolean,
+): KernelConfigOf<ExtremumKernelName> {
   return {
     kernelName,
     device: 'gpu',
     kernelFunc: ([x], attrs) => {
-      const dims = attrs.dim === null ? [] : [attrs.dim as number];
+      const dims = attrs.dim === null ? [] : [attrs.dim];
       const l = layout(x!, dims);
-      const shape = reducedShape(l.keptShape, dims, attrs.keepdim as boolean);
+      const shape = reducedShape(l.keptShape, dims, attrs.keepdim);
       const values = fold(kind, l, x!.dtype, shape);
       if (withValues && dims.length === 0) return [values];
       const indices = fold('firstEqual', l, 'int32', shape, values);
@@ -93,12 +98,12 @@ function extremum(kernelName: string, kind: 'max' | 'min', withValues: boolean):
 }
 
 // See Note [Stable softmax]; on the gpu: per-row max, exp(x - max), its per-row sum, then one map
-function softmaxKernel(kernelName: string, log: boolean): KernelConfig {
+function softmaxKernel(kernelName: SoftmaxKernelName, log: boolean): KernelConfigOf<SoftmaxKernelName> {
   return {
     kernelName,
     device: 'gpu',
     kernelFunc: ([x], attrs) => {
-      const l = layout(x!, [attrs.dim as number]);
+      const l = layout(x!, [attrs.dim]);
       const rows = [l.O, 1, l.I];
       const x3 = new Tensor(l.x.storage, [l.O, l.R, l.I]);
       const rowMax = fold('max', l, 'float32', rows);

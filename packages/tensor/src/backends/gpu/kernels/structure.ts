@@ -1,7 +1,8 @@
 import type { Device } from '../../../device.js';
 import * as K from '../../../kernelNames.js';
 import { TensorError } from '../../../errors.js';
-import type { KernelConfig } from '../../../kernelRegistry.js';
+import type { KernelConfig, KernelConfigOf } from '../../../kernelRegistry.js';
+import type { IndexAddKernelName } from '../../../kernelSpecs.js';
 import { numelOf } from '../../../shape.js';
 import type { Tensor } from '../../../tensor.js';
 import { castExpr, gpuMap } from '../gpuMap.js';
@@ -33,7 +34,7 @@ const gather: KernelConfig = {
   kernelName: K.Gather,
   device: 'gpu',
   kernelFunc: ([x, index], attrs) => {
-    const pd = padded(attrs.dim as number, x!.ndim);
+    const pd = padded(attrs.dim, x!.ndim);
     const shape = index!.shape;
     const meta = [...shapeMeta(shape), ...operandMeta(index!, shape), ...operandMeta(x!, x!.shape)];
     const source = () => `function (meta, x, index) {
@@ -52,7 +53,7 @@ const indexSelect: KernelConfig = {
   kernelName: K.IndexSelect,
   device: 'gpu',
   kernelFunc: ([x, index], attrs) => {
-    const dim = attrs.dim as number;
+    const dim = attrs.dim;
     const pd = padded(dim, x!.ndim);
     const shape = x!.shape.map((s, d) => (d === dim ? index!.numel : s));
     const meta = [...shapeMeta(shape), ...operandMeta(x!, x!.shape), index!.offset, index!.strides[0] ?? 0];
@@ -72,7 +73,7 @@ const oneHot: KernelConfig = {
   kernelName: K.OneHot,
   device: 'gpu',
   kernelFunc: ([index], attrs) => {
-    const C = attrs.numClasses as number;
+    const C = attrs.numClasses;
     const shape = [...index!.shape, C];
     const flat = gpuMap(K.Copy, 'x', [index!], 'int32');
     const source = () => `function (meta, index) {
@@ -89,13 +90,7 @@ const sliceScatter: KernelConfig = {
   kernelName: K.SliceScatter,
   device: 'gpu',
   kernelFunc: ([src], attrs) => {
-    const { inputShape, dim, start, end, step } = attrs as {
-      inputShape: number[];
-      dim: number;
-      start: number;
-      end: number;
-      step: number;
-    };
+    const { inputShape, dim, start, end, step } = attrs;
     const pd = padded(dim, inputShape.length);
     const meta = [...shapeMeta(inputShape), ...operandMeta(src!, src!.shape), start, end, step];
     const p = at(1);
@@ -116,12 +111,12 @@ return src[si];
  * every j along dim whose index equals the output's coordinate there, src at j. Each output
  * element loops over the indexed dim (no atomics needed, and a deterministic sum order).
  */
-function addInto(kernelName: string, perElement: boolean): KernelConfig {
+function addInto(kernelName: IndexAddKernelName, perElement: boolean): KernelConfigOf<IndexAddKernelName> {
   return {
     kernelName,
     device: 'gpu',
     kernelFunc: ([x, index, src], attrs) => {
-      const dim = attrs.dim as number;
+      const dim = attrs.dim;
       const pd = padded(dim, x!.ndim);
       const len = perElement ? index!.shape[dim]! : index!.numel;
       if (len > MAX_LOOP)
@@ -177,7 +172,7 @@ const cat: KernelConfig = {
   kernelName: K.Cat,
   device: 'gpu',
   kernelFunc: (inputs, attrs) => {
-    const dim = attrs.dim as number;
+    const dim = attrs.dim;
     let acc = inputs[0]!;
     for (let i = 1; i < inputs.length; i++) acc = concat2(acc, inputs[i]!, dim);
     return [inputs.length === 1 ? gpuMap(K.Copy, 'x', [acc], acc.dtype) : acc];

@@ -1,15 +1,11 @@
 import * as K from '../../../kernelNames.js';
-import type { Attrs, KernelConfig } from '../../../kernelRegistry.js';
+import type { KernelConfig } from '../../../kernelRegistry.js';
 import { kernel, launch } from '../gpuRuntime.js';
 import { gpuTensor, valueOf } from '../gpuTensor.js';
-import type { WindowGeometry } from '../../cpu/kernels/im2col.js';
 
 // Im2Col and Col2Im on the gpu device: one thread per output element, the window geometry in
 // meta (Note [im2col] in ops/conv.ts; the same contract as the cpu kernels in cpu/kernels/im2col.ts).
 // Divisions are floor((r + 0.5) / s), exact in float32 below 2^23 (Note [gpu storage] limits).
-
-const geometryOf = (attrs: Attrs) =>
-  attrs as unknown as WindowGeometry & { padValue: number; inputSize: [number, number] };
 
 /** meta: [L, CKK, KK, kw, ow, sh, sw, pt, pl, dh, dw, H, W, offset, s0, s1, s2, s3, padValue] */
 const IM2COL = `function (meta, x) {
@@ -43,7 +39,7 @@ const im2col: KernelConfig = {
       dilation: [dh, dw],
       outSize: [oh, ow],
       padValue,
-    } = geometryOf(attrs);
+    } = attrs;
     const [N, C, H, W] = x!.shape as [number, number, number, number];
     const shape = [N, C * kh * kw, oh * ow];
     const meta = [
@@ -116,7 +112,7 @@ const col2im: KernelConfig = {
       dilation: [dh, dw],
       outSize: [oh, ow],
       inputSize: [H, W],
-    } = geometryOf(attrs);
+    } = attrs;
     const N = cols!.shape[0]!;
     const C = cols!.shape[1]! / (kh * kw);
     const meta = [W, H, C, ow, oh, sh, sw, pt, pl, dh, dw, cols!.offset, ...cols!.strides];
