@@ -1,0 +1,83 @@
+import type { Tensor } from '@wiregrad/autograd';
+import { DistributedError } from '../errors.js';
+import { type ProcessGroup, deliver, mailbox } from '../processGroup.js';
+import type { Chunk, Descriptor, Mailbox } from './mailbox.js';
+
+/**
+ * One collective on one group, as this rank sees it: its sequence number, and sends and
+ * receives by group rank and step (Note [Collective mailbox]). Step 0 is always `agree`.
+ */
+export class Exchange {
+  readonly seq: number;
+  private readonly box: Mailbox;
+
+  constructor(readonly group: ProcessGroup) {
+    this.box = mailbox();
+    this.seq = group.seq++;
+  }
+
+  get rank(): number {
+    return this.group.rank;
+  }
+
+  get size(): number {
+    return this.group.size();
+  }
+
+  private key(step: number, srcGlobal: number): string {
+    return `${this.group.id}|${this.seq}|${step}|${srcGlobal}`;
+  }
+
+  send(to: number, step: number, chunk: Chunk): Promise<void> {
+    return deliver(this.group.ranks[to]!, this.key(step, this.group.ranks[this.rank]!), chunk);
+  }
+
+  recv(from: number, step: number): Promise<Chunk> {
+    return this.box.take(this.key(step, this.group.ranks[from]!));
+  }
+}
+
+const describe = (d: Descriptor) =>
+  `${d.kind}(${[
+    d.dtype && `dtype ${d.dtype}`,
+    d.shape && `shape [${d.shape.join(', ')}]`,
+    d.op && `op ${d.op}`,
+    d.root !== undefined && `root ${d.root}`,
+    d.extra && d.extra,
+  ]
+    .filter(Boolean)
+    .join(', ')})`;
+
+/**
+ * Note [Mismatched collectives]
+ * Every rank must call the same collectives in the same order with the same dtypes, shapes, ops
+ * and roots. Step 0 of every collective is an all-to-all of each rank's descriptor (for a small
+ * all-reduce the data rides along: still one round), and every rank compares every descriptor
+ * with its own before it touches any data: so a mismatch is the same coded error on every rank,
+ * never garbage and never a hang. Every step-0 chunk is taken before the comparison, so none is
+ * left behind and the group goes on with its next collective.
+ */
+export async function agree(
+  group: ProcessGroup,
+  desc: Descriptor,
+  data: (to: number) => Tensor | null = () => null,
+): Promise<{ ex: Exchange; chunks: (Chunk | null)[] }> {
+  const ex = new Exchange(group);
+  const others = group.ranks.map((_, r) => r).filter((r) => r !== ex.rank);
+  const [, received] = await Promise.all([
+    Promise.all(others.map((r) => ex.send(r, 0, { meta: desc, data: data(r) }))),
+    Promise.all(others.map((r) => ex.recv(r, 0))),
+  ]);
+  const chunks: (Chunk | null)[] = group.ranks.map(() => null);
+  others.forEach((r, i) => (chunks[r] = received[i]!));
+  const mine = describe(desc);
+  for (const r of others) {
+    const theirs = describe(chunks[r]!.meta);
+    if (theirs !== mine)
+      throw new DistributedError(
+        'MISMATCH',
+        `mismatched collective #${ex.seq} on the group of ranks [${group.ranks.join(', ')}]: rank ${ex.rank} called ${mine}, rank ${r} called ${theirs}`,
+      );
+  }
+  return { ex, chunks };
+}
