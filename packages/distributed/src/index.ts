@@ -31,3 +31,5 @@ export type { ScatterOptions } from './collectives/scatter.js';
 export { barrier } from './collectives/barrier.js';
 export { send, recv } from './collectives/pointToPoint.js';
 export type { P2POptions } from './collectives/pointToPoint.js';
+export { DistributedSampler } from './sampler.js';
+export type { DistributedSamplerOptions } from './sampler.js';
