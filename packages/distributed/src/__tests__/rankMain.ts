@@ -15,6 +15,7 @@ const result = await scenario.run({
   worldSize: Number(process.env.WORLD_SIZE),
   extra: JSON.parse(process.env.SCENARIO_EXTRA ?? 'null') as unknown,
 });
-process.stdout.write(`RESULT ${JSON.stringify(plain(result))}\n`);
+// a pipe is written asynchronously: exit only once the line is out
+await new Promise((resolve) => process.stdout.write(`RESULT ${JSON.stringify(plain(result))}\n`, resolve));
 if (isInitialized()) await destroyProcessGroup();
 process.exit(0);

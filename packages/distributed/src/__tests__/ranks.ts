@@ -60,11 +60,17 @@ export async function runRanks(name: string, worldSize: number, opts: RanksOptio
         child.once('close', (code, signal) => {
           clearTimeout(timer);
           const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
+          let result: unknown = null;
+          try {
+            result = line ? (JSON.parse(line.slice(7)) as unknown) : null;
+          } catch (e) {
+            stderr += `\nits RESULT line is not JSON: ${(e as Error).message}`;
+          }
           resolve({
             rank,
             code,
             signal,
-            result: line ? (JSON.parse(line.slice(7)) as unknown) : null,
+            result,
             stderr,
             ms: performance.now() - t0,
           });
