@@ -4,7 +4,7 @@ import { groupOf } from '../processGroup.js';
 import { agree } from './exchange.js';
 import { ReduceOp, combine, finish, isReduceOp } from './reduceOp.js';
 import { ringAllReduce } from './ring.js';
-import { checkTensor, received, valuesOf, wire, writeBack } from './tensors.js';
+import { checkTensor, received, storageView, valuesOf, wire, writeBack } from './tensors.js';
 import { type CollectiveOptions, type Launched, launch } from './work.js';
 
 /** Up to this many bytes an all-reduce is one all-to-all round; above, a ring (Note [Ring all-reduce]). */
@@ -39,9 +39,10 @@ export function allReduce<O extends ReduceOptions>(t: Tensor, opts?: O): Launche
     const group = groupOf(opts?.group);
     const n = group.size();
     const desc = { kind: 'allReduce', dtype: t.dtype, shape: [...t.shape], op };
-    const values = valuesOf(t);
     if (n === 1) return;
-    if (values.byteLength <= SMALL_ALL_REDUCE_BYTES) {
+    const bytes = t.numel * (t.dtype === 'float64' ? 8 : 4);
+    if (bytes <= SMALL_ALL_REDUCE_BYTES) {
+      const values = valuesOf(t);
       const { chunks } = await agree(group, desc, () => wire(values, t.dtype));
       const of = (r: number) =>
         r === group.rank ? values : received(chunks[r]!.data, values.length, `allReduce from rank ${r}`);
@@ -52,7 +53,11 @@ export function allReduce<O extends ReduceOptions>(t: Tensor, opts?: O): Launche
       return;
     }
     const { ex } = await agree(group, desc);
+    // in place where it can (Note [Collectives copy nothing large])
+    const view = storageView(t);
+    const values = view ?? valuesOf(t);
     await ringAllReduce(ex, values, op, t.dtype);
-    writeBack(t, values);
+    if (view) t.storage.version++;
+    else writeBack(t, values);
   });
 }

@@ -1,7 +1,7 @@
 import type { Tensor, TypedArray } from '@wiregrad/autograd';
 import type { Exchange } from './exchange.js';
 import { type ReduceOp, combine, finish } from './reduceOp.js';
-import { received, wire } from './tensors.js';
+import { receivedView, wire } from './tensors.js';
 
 /**
  * Note [Ring all-reduce]
@@ -23,13 +23,14 @@ export async function ringAllReduce(
   const part = (k: number) => buf.subarray(Math.floor((k * buf.length) / n), Math.floor(((k + 1) * buf.length) / n));
   const step = async (s: number, sendIdx: number, recvIdx: number, fold: boolean) => {
     const [, c] = await Promise.all([
-      ex.send(next, s, { meta: { kind: 'ring' }, data: wire(part(sendIdx).slice(), dtype) }),
+      // no copy: the chunk is not written again before this step's delivery (Note [Collectives copy nothing large])
+      ex.send(next, s, { meta: { kind: 'ring' }, data: wire(part(sendIdx), dtype) }),
       ex.recv(prev, s),
     ]);
     const into = part(recvIdx);
-    const incoming = received(c.data, into.length, `ring step ${s} from rank ${prev}`);
-    if (fold) combine(incoming, into, op);
-    into.set(incoming);
+    const incoming = receivedView(c.data, into.length, `ring step ${s} from rank ${prev}`);
+    if (fold) combine(into, incoming, op);
+    else into.set(incoming);
   };
   for (let s = 0; s < n - 1; s++) await step(1 + s, (i - s + n) % n, (i - s - 1 + n) % n, true);
   finish(part((i + 1) % n), op, n);
