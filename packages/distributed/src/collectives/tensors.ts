@@ -15,7 +15,7 @@ export function checkTensor(fn: string, name: string, t: unknown): asserts t is 
 }
 
 /** The values of `t` in row-major order (a copy: any strides, any device). */
-export const valuesOf = (t: Tensor): TypedArray => toTypedArray(t);
+export const valuesOf = (t: Tensor): TypedArray => storageView(t)?.slice() ?? toTypedArray(t);
 
 /**
  * Note [Collectives copy nothing large]
@@ -46,7 +46,13 @@ export const wire = (values: TypedArray, dtype: Tensor['dtype']): Tensor =>
 
 /** Writes `values` back into `t` in place: a view (non-contiguous, narrowed) gets them where it points. */
 export function writeBack(t: Tensor, values: TypedArray): void {
-  noGrad(() => copy_(t, Tensor.fromTypedArray(values, t.shape, t.dtype)));
+  const view = storageView(t);
+  if (view) {
+    view.set(values);
+    t.storage.version++; // an in-place write, as copy_ would count it
+  } else {
+    noGrad(() => copy_(t, Tensor.fromTypedArray(values, t.shape, t.dtype)));
+  }
 }
 
 /** The values a chunk carried, checked against the count the receiver expects. */
