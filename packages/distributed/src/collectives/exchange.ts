@@ -24,15 +24,15 @@ export class Exchange {
     return this.group.size();
   }
 
-  private key(step: number, srcGlobal: number): string {
+  private key(step: number | string, srcGlobal: number): string {
     return `${this.group.id}|${this.seq}|${step}|${srcGlobal}`;
   }
 
-  send(to: number, step: number, chunk: Chunk): Promise<void> {
+  send(to: number, step: number | string, chunk: Chunk): Promise<void> {
     return deliver(this.group.ranks[to]!, this.key(step, this.group.ranks[this.rank]!), chunk);
   }
 
-  recv(from: number, step: number): Promise<Chunk> {
+  recv(from: number, step: number | string): Promise<Chunk> {
     return this.box.take(this.key(step, this.group.ranks[from]!));
   }
 }
