@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { type RunArgs, workerEnv } from './args.js';
 
@@ -42,6 +42,19 @@ function prefixLines(from: NodeJS.ReadableStream, to: NodeJS.WritableStream, pre
   from.on('end', () => rest && to.write(`${prefix}${rest}\n`));
 }
 
+/** The variable @wiregrad/rpc reads its group secret from (authenticated membership). */
+export const SECRET_ENV = 'WIREGRAD_GROUP_SECRET';
+
+/**
+ * The group secret of a run: the one in the environment if set (several nodes must share one:
+ * set it on each, or share the cookie file); else, on a single node, a fresh one for this run, so
+ * only this run's workers can join its group; else none (rpc falls back to the user's cookie file).
+ */
+export function runSecret(a: RunArgs, env: NodeJS.ProcessEnv): Record<string, string> {
+  if (env[SECRET_ENV]) return {};
+  return a.nnodes === 1 ? { [SECRET_ENV]: randomBytes(32).toString('base64url') } : {};
+}
+
 /** Ms a stopped group has to exit after SIGTERM before SIGKILL. */
 export const STOP_GRACE_MS = 5000;
 
@@ -51,19 +64,23 @@ export const STOP_GRACE_MS = 5000;
  * when one fails (a non-zero exit or a signal) it stops the others (SIGTERM, then SIGKILL after
  * STOP_GRACE_MS) and, while restarts remain, starts the whole group again with
  * TORCHELASTIC_RESTART_COUNT one higher (a fresh rendezvous: the scripts resume from their own
- * checkpoints). Out of restarts, it reports the first failure and exits non-zero. SIGINT,
+ * checkpoints). On one node it hands its workers a group secret generated for the run
+ * (runSecret). Out of restarts, it reports the first failure and exits non-zero. SIGINT,
  * SIGTERM and SIGHUP sent to the launcher go to every worker; the launcher then exits as they do.
  */
 export class LocalAgent {
   private children: ChildProcess[] = [];
   private stopping: NodeJS.Signals | null = null;
   readonly runId = randomUUID();
+  private readonly secret: Record<string, string>;
 
   constructor(
     private readonly args: RunArgs,
     private readonly out: NodeJS.WritableStream = process.stdout,
     private readonly err: NodeJS.WritableStream = process.stderr,
-  ) {}
+  ) {
+    this.secret = runSecret(args, process.env);
+  }
 
   /** Runs the group, restarting it on failure; resolves with the launcher's exit code. */
   async run(): Promise<number> {
@@ -102,7 +119,7 @@ export class LocalAgent {
     const exits = Array.from({ length: a.nprocPerNode }, (_, local) => {
       const env = workerEnv(a, local, port, restartCount, this.runId);
       const child = spawn(process.execPath, [...nodeArgs(a.script), ...a.scriptArgs], {
-        env: { ...process.env, ...env },
+        env: { ...process.env, ...this.secret, ...env },
         stdio: ['inherit', 'pipe', 'pipe'],
       });
       this.children.push(child);

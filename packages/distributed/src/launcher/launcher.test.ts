@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseRunArgs, workerEnv } from './args.js';
+import { runSecret } from './agent.js';
 
 const bin = fileURLToPath(new URL('../../bin/wiregrad-run.mjs', import.meta.url));
 const script = fileURLToPath(new URL('../__tests__/fixtures/launched.ts', import.meta.url));
@@ -99,6 +100,15 @@ describe('wiregrad-run (torchrun)', () => {
     });
   });
 
+  it('hands a single node a group secret of its own for each run; several nodes share the one in the environment', () => {
+    const one = parseRunArgs(['x.ts']);
+    const a = runSecret(one, {}).WIREGRAD_GROUP_SECRET;
+    expect(a).toMatch(/^[\w-]{43}$/);
+    expect(runSecret(one, {}).WIREGRAD_GROUP_SECRET).not.toBe(a);
+    expect(runSecret(one, { WIREGRAD_GROUP_SECRET: 's' })).toEqual({});
+    expect(runSecret(parseRunArgs(['--nnodes', '2', 'x.ts']), {})).toEqual({});
+  });
+
   it('runs a .ts script on every rank, each line prefixed with its rank', async () => {
     const r = await launch(['--nproc-per-node', '2', '--standalone', script, 'ok']);
     expect(r.code, r.stderr).toBe(0);
@@ -106,6 +116,7 @@ describe('wiregrad-run (torchrun)', () => {
       expect(r.stdout).toContain(
         `[rank${rank}]: sum 3 restart 0 RANK=${rank} LOCAL_RANK=${rank} WORLD_SIZE=2 LOCAL_WORLD_SIZE=2 GROUP_RANK=0 TORCHELASTIC_MAX_RESTARTS=0\n`,
       );
+    expect(r.stdout).toContain('[rank0]: secret 43\n'); // the run's own group secret
     expect(r.stderr).toContain('[rank0]: done\n');
     expect(r.stderr).toContain('[rank1]: done\n');
   }, 90_000);
