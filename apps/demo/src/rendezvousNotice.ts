@@ -12,8 +12,9 @@ const WAITING_NOTICE_MS = 3000;
  */
 export function noticeWhileWaiting(c: DemoConfig, rank: number, name: string): () => void {
   const t0 = Date.now();
-  const what =
-    rank === 0
+  const what = c.join
+    ? `joining the running group at ${c.master}: waiting for its rank 0 to answer`
+    : rank === 0
       ? `serving the rendezvous at ${c.master}: waiting for all ${c.workers} workers (--workers ${c.workers}) to join`
       : `waiting for rank 0 at ${c.master} (and the rest of the ${c.workers} workers)`;
   const say = () => console.log(`[${name}] ${what}, ${Math.round((Date.now() - t0) / 1000)} s so far`);

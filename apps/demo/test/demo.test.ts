@@ -124,3 +124,39 @@ describe('demo when a trainer dies and a replacement joins (Note [Trainers compu
     200_000,
   );
 });
+
+describe('demo when the parameter server stalls (SIGSTOP)', () => {
+  it('every trainer reports it lost the server, the launcher says the server stopped answering (not that it trains on), and the run fails with no process left', async () => {
+    const port = await freePort();
+    const out = mkdtempSync(join(tmpdir(), 'wiregrad-demo-'));
+    const run = spawn(
+      process.execPath,
+      [...demoCommand, '--epochs', '2000', '--seed', '1', '--master', `tcp://127.0.0.1:${port}`, '--out', out],
+      { cwd: demoDir, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    let pids: number[] = [];
+    try {
+      const finished = new Promise<number | null>((resolve) => run.on('exit', resolve));
+      const onData = (d: Buffer) => {
+        output += d;
+        const m = /workers: pids ([\d,]+)/.exec(output);
+        if (pids.length === 0 && m && /\[trainer 1\] epoch 2\//.test(output)) {
+          pids = m[1]!.split(',').map(Number);
+          process.kill(pids[0]!, 'SIGSTOP');
+        }
+      };
+      run.stdout.on('data', onData);
+      run.stderr.on('data', onData);
+      const code = await finished;
+      expect(code, output).not.toBe(0);
+      expect(output).toMatch(/trainer [12] lost the parameter server \(it stopped answering/);
+      expect(output).toMatch(/lost the connection to WorkerInfo\(id=0, name=ps\) \(it stopped answering heartbeats/);
+      expect(output).not.toContain('the parameter server trains on');
+      for (const pid of pids) expect(alive(pid)).toBe(false);
+    } finally {
+      for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGKILL');
+      run.kill('SIGKILL');
+    }
+  }, 120_000);
+});

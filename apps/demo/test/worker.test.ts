@@ -64,4 +64,37 @@ describe('pnpm demo worker, started by hand (workers on several machines)', () =
       for (const p of started) p.child.kill('SIGKILL');
     }
   }, 120_000);
+
+  it('a parameter server whose trainers all died exits non-zero and says so', async () => {
+    const master = `tcp://127.0.0.1:${await freePort()}`;
+    const out = mkdtempSync(join(tmpdir(), 'wiregrad-worker-'));
+    const common = ['--workers', '2', '--master', master, '--epochs', '500', '--seed', '1', '--out', out];
+    const started: ReturnType<typeof worker>[] = [];
+    try {
+      const server = worker(['--rank', '0', ...common]);
+      const trainer = worker(['--rank', '1', ...common]);
+      started.push(server, trainer);
+      await printed(trainer, /\[trainer 1\] epoch 2 /g, 1);
+      trainer.child.kill('SIGKILL');
+      expect(await server.exit, server.out).toBe(1);
+      expect(server.out).toContain('every trainer died (1) before finishing: nothing was trained to the end');
+    } finally {
+      for (const p of started) p.child.kill('SIGKILL');
+    }
+  }, 120_000);
+
+  it('a worker that joins a running group says it joins one', async () => {
+    const master = `tcp://127.0.0.1:${await freePort()}`;
+    const joiner = worker(['--join', '--rank', '1', '--workers', '3', '--master', master, '--epochs', '1']);
+    try {
+      await printed(
+        joiner,
+        /joining the running group at tcp:\/\/127\.0\.0\.1:\d+: waiting for its rank 0 to answer/g,
+        1,
+      );
+      expect(joiner.out).not.toContain('the rest of the');
+    } finally {
+      joiner.child.kill('SIGKILL');
+    }
+  }, 60_000);
 });

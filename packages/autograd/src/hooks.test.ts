@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Function, type FunctionCtx, type Node, type Tensor, grad, tensor } from './index.js';
+import { Function, type FunctionCtx, type Node, type Tensor, grad, gradAccumulator, tensor } from './index.js';
 
 const leaf = (v: number[] = [1, 2]) => tensor(v, { dtype: 'float64', requiresGrad: true });
 
@@ -73,6 +73,47 @@ describe('Note [Tensor hooks] and node hooks', () => {
     expect(() => x.mul(1).registerPostAccumulateGradHook(() => {})).toThrow(
       'post accumulate grad hooks cannot be registered on non-leaf tensors',
     );
+  });
+
+  it("AccumulateGrad takes over the gradient its pre-hooks made, in PyTorch's hook order (Note [Gradients a hook made])", () => {
+    const t = leaf([0.7]);
+    const order: string[] = [];
+    t.registerHook((g) => {
+      order.push('tensor pre-hook');
+      return g.sub(2);
+    });
+    const acc = gradAccumulator(t)!;
+    acc.registerPrehook((gradOutputs) => {
+      order.push('node pre-hook');
+      return [gradOutputs[0]!.div(5)];
+    });
+    t.registerPostAccumulateGradHook((p) => {
+      order.push('post-accumulate-grad hook');
+      p.grad!.add_(0.5);
+    });
+    let stolen = false;
+    acc.registerHook((_gradInputs, gradOutputs) => {
+      order.push('node post-hook');
+      stolen = gradOutputs[0] === t.grad;
+      t.grad = gradOutputs[0]!.mul(10);
+    });
+    t.mul(1).sum().backward();
+    expect(order).toEqual(['tensor pre-hook', 'node pre-hook', 'post-accumulate-grad hook', 'node post-hook']);
+    // .grad IS the node's input, so the post-hook sees the in-place update: ((1 - 2) / 5 + 0.5) * 10
+    expect(stolen).toBe(true);
+    expect(t.grad!.item()).toBeCloseTo(3, 12);
+  });
+
+  it('a gradient the pre-hooks did not make, and one already accumulated into, are copied or added as before', () => {
+    const t = leaf([1, 2]);
+    const kept = tensor([5, 5], { dtype: 'float64' });
+    gradAccumulator(t)!.registerPrehook(() => [kept]);
+    t.sum().backward();
+    expect(t.grad).not.toBe(kept);
+    expect(t.grad!.tolist()).toEqual([5, 5]);
+    t.sum().backward();
+    expect(kept.tolist()).toEqual([5, 5]);
+    expect(t.grad!.tolist()).toEqual([10, 10]);
   });
 
   it("retainGrad sums a non-leaf's gradient over passes; hooks need requires_grad", () => {

@@ -1,8 +1,7 @@
 import type { Tensor } from '@wiregrad/autograd';
-import { forwardCleanup, releaseLater } from './cleanup.js';
-import { getContainer } from './context/container.js';
 import type { DistAutogradContext } from './context/context.js';
 import { DistAutogradError } from './errors.js';
+import { getContainer, getWorker } from './workerState.js';
 
 /**
  * Runs `fn` inside a new distributed autograd context (PyTorch's `with context() as id`):
@@ -16,21 +15,22 @@ import { DistAutogradError } from './errors.js';
  * them at once and waits for their answers.
  */
 export async function context<T>(fn: (contextId: bigint) => Promise<T>): Promise<T> {
-  const container = getContainer();
+  const { container, releases } = getWorker();
   const ctx = container.newContext();
   try {
     return await container.current.run(ctx.contextId, () => fn(ctx.contextId));
   } finally {
     container.take(ctx.contextId);
-    releaseLater(ctx, null);
+    releases.later(ctx, null);
   }
 }
 
 /** Releases a context here and, transitively, on every known worker; throws if absent. */
 export async function releaseContext(contextId: bigint): Promise<void> {
-  const ctx = getContainer().take(contextId);
+  const { container, releases } = getWorker();
+  const ctx = container.take(contextId);
   if (!ctx) throw new DistAutogradError('NO_CONTEXT', `Could not find autograd context with id: ${contextId}`);
-  await forwardCleanup(ctx, null);
+  await releases.forwardCleanup(ctx, null);
 }
 
 /** The gradients accumulated on this worker in the context (leaf tensor -> gradient). */
@@ -47,8 +47,8 @@ export function getMaxId(): bigint {
 }
 
 export function getDebugInfo(): { numAutogradContexts: number; numCurrentBackwardPasses: number } {
-  const c = getContainer();
-  return { numAutogradContexts: c.contexts.size, numCurrentBackwardPasses: c.numCurrentBackwardPasses };
+  const { container, passes } = getWorker();
+  return { numAutogradContexts: container.contexts.size, numCurrentBackwardPasses: passes.size };
 }
 
 /** The id of the current context, or null outside `context()`. */

@@ -174,6 +174,14 @@ export abstract class Module<In extends unknown[] = [Tensor], Out = Tensor> {
     return [...this.ownParameters(), ...this.ownBuffers(true)];
   }
 
+  /**
+   * Values for local state keys an older checkpoint may lack, loaded in their place (PyTorch's
+   * version upgrades in _load_from_state_dict; BatchNorm's `num_batches_tracked`). None by default.
+   */
+  legacyStateDefaults(): Record<string, Tensor> {
+    return {};
+  }
+
   /** Parameters and persistent buffers under PyTorch's keys ('0.weight', 'bn.running_mean'), detached (sharing storage). */
   stateDict(opts: { prefix?: string; keepVars?: boolean } = {}): StateDict {
     return stateDict(this as AnyModule, opts);

@@ -35,7 +35,9 @@ export function stateDict(module: AnyModule, opts: { prefix?: string; keepVars?:
  * compatibility) and copied in place under noGrad (casting to the module's dtype and device);
  * an absent one is a missing key. A key under a module's prefix whose next component is neither
  * a child nor a local name is unexpected. Missing/unexpected keys raise only when `strict`;
- * shape and type errors raise always, all in one message with PyTorch's text.
+ * shape and type errors raise always, all in one message with PyTorch's text. A key a module
+ * gives a legacy default for (Module.legacyStateDefaults) is loaded from that default when absent,
+ * as PyTorch 1.13 loads a BatchNorm state dict without num_batches_tracked (the counter becomes 0).
  */
 export function loadStateDict(module: AnyModule, sd: StateDict, opts: LoadStateDictOptions = {}): IncompatibleKeys {
   if (typeof sd !== 'object' || sd === null || Array.isArray(sd) || sd instanceof Map) {
@@ -50,6 +52,8 @@ export function loadStateDict(module: AnyModule, sd: StateDict, opts: LoadStateD
     const localState = new Map(m.localState());
     for (const [name, param] of localState) {
       const key = prefix + name;
+      const legacy = Object.hasOwn(sd, key) ? undefined : m.legacyStateDefaults()[name];
+      if (legacy) sd = { ...sd, [key]: legacy };
       if (!Object.hasOwn(sd, key)) {
         missingKeys.push(key);
         continue;

@@ -1,6 +1,7 @@
 import { returnedValue, type OutgoingMessage } from './messages/message.js';
 import { curveKeyPair } from 'zeromq';
-import { Agent, type CurveKeys, type PeerSpec } from './agent/agent.js';
+import { Agent, type AgentAuth, type CurveKeys, type PeerSpec } from './agent/agent.js';
+import { groupSecret, type GroupSecret } from './auth/groupSecret.js';
 import { WorkerInfo, validateWorkerName } from './agent/workerInfo.js';
 import { request, resolveWorker, type To } from './call.js';
 import { canonicalMap, reverseMap, validateDeviceMaps, type DeviceMaps } from './deviceMaps.js';
@@ -29,6 +30,8 @@ export interface BackendOptions {
   devices?: string[];
   /** default tcp://127.0.0.1:<free port>; across machines tcp://0.0.0.0:<port> (Note [Advertised address]) */
   listenAddress?: string;
+  /** the address the other workers connect to (default: the listen address, Note [Advertised address]); behind NAT, a port forward or a proxy, the one they reach */
+  advertisedAddress?: string;
   /** largest frame accepted, in bytes: a peer refuses to send a bigger one; ZeroMQ drops a connection that does */
   maxMessageBytes?: number;
   /** small messages to one peer leave batched in one ZeroMQ message (default true; Note [Batched messages]) */
@@ -37,7 +40,12 @@ export interface BackendOptions {
   heartbeatMs?: number;
   /** heartbeat intervals of silence after which a peer is dead and leaves the group (default 3) */
   deadAfterHeartbeats?: number;
+  /** this worker's CURVE keys (default: generated for the run); with serverKeys, only those client keys may connect (Note [CURVE authentication]) */
   curve?: CurveKeys & { serverKeys?: Record<string, string> };
+  /** the group secret (default: WIREGRAD_GROUP_SECRET, else the user's cookie file; Note [Group secret]) */
+  secret?: string;
+  /** no authentication and no encryption: any process that reaches the ports is served (trusted loopback tests only) */
+  insecure?: boolean;
   /** where protocol violations are reported (default: console.warn) */
   onProtocolError?: (e: RpcError) => void;
 }
@@ -57,11 +65,14 @@ const KNOWN_OPTIONS = new Set([
   'deviceMaps',
   'devices',
   'listenAddress',
+  'advertisedAddress',
   'maxMessageBytes',
   'heartbeatMs',
   'deadAfterHeartbeats',
   'batchMessages',
   'curve',
+  'secret',
+  'insecure',
   'onProtocolError',
 ]);
 
@@ -129,8 +140,19 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
     return settled.then(closeNow); // an initRpc past its rendezvous resolves with its agent up
   });
   if (!starts) return untilTerminated();
+  const log = b.onProtocolError ?? ((e: RpcError) => console.warn(`[wiregrad rpc ${name}] ${e.message}`));
   let agent: Agent;
+  let auth: AgentAuth | null = null;
+  let secret: GroupSecret | null = null;
   try {
+    if (b.insecure === true)
+      console.warn(
+        `[wiregrad rpc ${name}] insecure: true: no authentication and no encryption; any process that reaches this worker's port can call it`,
+      );
+    else {
+      secret = groupSecret(b.secret);
+      auth = { secret: secret.secret, keys: b.curve ?? curveKeyPair() };
+    }
     agent = new Agent({
       self: new WorkerInfo(name, opts.rank ?? -1),
       numWorkerThreads,
@@ -138,14 +160,17 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
       maxMessageBytes,
       heartbeatMs: b.heartbeatMs ?? 1000,
       deadAfterHeartbeats: b.deadAfterHeartbeats ?? 3,
-      curve: b.curve ? { publicKey: b.curve.publicKey, secretKey: b.curve.secretKey } : null,
-      onProtocolError: b.onProtocolError ?? ((e) => console.warn(`[wiregrad rpc ${name}] ${e.message}`)),
+      curve: auth ? auth.keys : b.curve ? { publicKey: b.curve.publicKey, secretKey: b.curve.secretKey } : null,
+      zap: b.curve !== undefined,
+      auth,
+      onProtocolError: log,
       onPeerGone: (info, reason) => {
         store?.remove(info.name);
         emitLeave(info, reason);
       },
       admit: (r, from) => {
         if (r.name !== from) throw new RpcError('PROTOCOL', `JOIN_REQ from '${from}' names '${r.name}'`);
+        if (agent.workerInfo(r.name)?.id === r.rank) return; // a copy of its JOIN_REQ (Note [Exactly-once calls])
         const info = new WorkerInfo(r.name, r.rank);
         agent.addPeer(peerSpec(name, b, r, info));
         emitJoin(info);
@@ -161,26 +186,32 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
     installHandlers(agent);
     agent.registerHandlers(rpcAutogradHooks().handlers ?? {});
     const initMethod = b.initMethod ?? 'env://';
-    const address = await advertisedAddress(
-      await agent.bind(b.listenAddress ?? 'tcp://127.0.0.1:0'),
-      storeAddress(initMethod),
-    );
+    const bound = await agent.bind(b.listenAddress ?? 'tcp://127.0.0.1:0');
+    const address = b.advertisedAddress ?? (await advertisedAddress(bound, storeAddress(initMethod)));
     const record: WorkerRecord = {
       name,
       rank: opts.rank ?? -1,
       address,
-      publicKey: b.curve?.publicKey ?? null,
+      publicKey: auth?.keys.publicKey ?? b.curve?.publicKey ?? null,
       maxMessageBytes,
       deviceMaps: b.deviceMaps ?? {},
     };
     let records: WorkerRecord[];
     let rank: number;
     if (hostsStore) {
-      store = await RendezvousStore.start(storeAddress(initMethod));
+      store = await RendezvousStore.start(storeAddress(initMethod), secret, (why) =>
+        log(new RpcError('AUTH', `refused ${why}; nothing was answered`)),
+      );
       records = await store.rendezvous(record, opts.worldSize ?? 1, timeout, cutShort.signal);
       rank = 0;
     } else {
-      ({ workers: records, rank } = await requestRendezvous(initMethod, record, dynamic, timeout, cutShort.signal));
+      let ticket: string | undefined;
+      ({
+        workers: records,
+        rank,
+        ticket,
+      } = await requestRendezvous(initMethod, record, dynamic, timeout, secret, cutShort.signal));
+      record.ticket = ticket;
     }
     const self = new WorkerInfo(name, rank);
     agent.setSelf(self);
@@ -352,9 +383,13 @@ export function getRpcStats(): {
   bytesReceived: number;
   messagesSent: number;
   messagesReceived: number;
+  resent: number;
+  duplicates: number;
+  refused: number;
 } {
-  const { bytesSent, bytesReceived, messagesSent, messagesReceived } = rpcState().agent.stats;
-  return { bytesSent, bytesReceived, messagesSent, messagesReceived };
+  const { bytesSent, bytesReceived, messagesSent, messagesReceived, resent, duplicates, refused } =
+    rpcState().agent.stats;
+  return { bytesSent, bytesReceived, messagesSent, messagesReceived, resent, duplicates, refused };
 }
 
 /** Debug counters of the RRef protocol on this worker. */

@@ -14,7 +14,9 @@ export type RpcErrorCode =
   | 'DEVICE_MAP'
   | 'FUTURE'
   | 'MESSAGE_TOO_LARGE'
-  | 'ALREADY_INSTALLED';
+  | 'ALREADY_INSTALLED'
+  | 'AUTH'
+  | 'DROPPED';
 
 /** Every failure of @wiregrad/rpc reaches the caller as an RpcError with a code. */
 export class RpcError extends Error {

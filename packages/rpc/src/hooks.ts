@@ -1,4 +1,5 @@
 import type { Handlers } from './agent/agent.js';
+import { installOnce as installSlot } from '@wiregrad/tensor/internal';
 import { RpcError } from './errors.js';
 import type { WorkerInfo } from './agent/workerInfo.js';
 import type { Message, OutgoingMessage } from './messages/message.js';
@@ -51,24 +52,7 @@ export function rpcAutogradHooks(): RpcAutogradHooks {
   return hooks ?? NO_HOOKS;
 }
 
-/**
- * Fills an install-once slot (See Note [Hook slots install once] in @wiregrad/tensor): `next`
- * when the slot is empty or already holds what `next` holds (the same value, or an object with
- * the same keys and values), else RpcError ALREADY_INSTALLED.
- */
+/** Fills an install-once slot, with RpcError ALREADY_INSTALLED on a conflict (See Note [Hook slots install once] in @wiregrad/tensor). */
 export function installOnce<T extends object>(slot: string, what: string, installed: T | null, next: T): T {
-  if (installed === null || installed === next) return next;
-  if (typeof installed !== 'object' || typeof next !== 'object') throw alreadyInstalled(slot, what);
-  const a = installed as Record<string, unknown>;
-  const b = next as Record<string, unknown>;
-  const keys = Object.keys(a);
-  if (keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k])) return next;
-  throw alreadyInstalled(slot, what);
-}
-
-function alreadyInstalled(slot: string, what: string): RpcError {
-  return new RpcError(
-    'ALREADY_INSTALLED',
-    `${slot}: ${what} is already installed and installs once (is a package that installs it loaded twice?)`,
-  );
+  return installSlot(slot, what, installed, next, (message) => new RpcError('ALREADY_INSTALLED', message));
 }

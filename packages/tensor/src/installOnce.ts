@@ -8,18 +8,19 @@ import { TensorError } from './errors.js';
  * slot takes one install. Installing what is installed again (the same value, or an object
  * holding the same functions) changes nothing; anything else throws ALREADY_INSTALLED, since
  * replacing an installed slot silently changes behaviour (`setAutogradHooks(null)` used to
- * stop graph recording), and a second install usually means a package loaded twice.
+ * stop graph recording), and a second install usually means a package loaded twice. Each
+ * package throws its own error class (`conflict`): TensorError here, RpcError in rpc.
  */
-export function installOnce<T extends object>(
+export function installOnce<T extends object, N extends T | null>(
   slot: string,
   what: string,
   installed: T | null,
-  next: T | null,
-): T | null {
+  next: N,
+  conflict: (message: string) => Error = (message) => new TensorError('ALREADY_INSTALLED', message),
+): N {
   if (installed === null || sameInstall(installed, next)) return next;
-  throw new TensorError(
-    'ALREADY_INSTALLED',
-    `${slot}: ${what} are already installed and install once (is a package that installs them loaded twice?)`,
+  throw conflict(
+    `${slot}: ${what} already installed, and a slot installs once (is a package that fills it loaded twice?)`,
   );
 }
 

@@ -6,4 +6,5 @@
 export { freePort, freePorts, runWorkers, type WorkerSpec } from './harness.js';
 export type { ScenarioContext } from './scenario.js';
 export { errorOf, plain, sleep, type ErrorInfo } from './util.js';
+export { TcpProxy, type Direction, type TcpProxyOptions, type TcpProxyStats } from './tcpProxy.js';
 export { runProcess, type ProcessRun, type RunProcessOptions } from './runProcess.js';

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { indexSelect, manualSeed, noGrad, setNumThreads, type Tensor, tensor } from '@wiregrad/autograd';
 import { crossEntropy, functional as F, load, save, type Sequential } from '@wiregrad/nn';
-import { RRef, register, rpcSync } from '@wiregrad/rpc';
+import { RRef, getWorkerInfos, register, rpcSync } from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context } from '@wiregrad/dist-autograd';
 import type { DemoConfig } from '../cli.js';
 import { report } from '../protocol.js';
@@ -22,7 +22,8 @@ import { OneCycleSGD } from './mnistOptimizer.js';
  * over the trainers, unlike the Iris example whose forward runs on the server), then
  * distributed backward sends the gradients back through the RPC to the clones' parameters, and
  * DistributedOptimizer.step applies them on the server. Trainers never wait for each other.
- * When the last trainer is done, the server saves the model as .safetensors; that trainer
+ * A trainer that dies is dropped and the others train on (Note [Membership]). When the last
+ * trainer still in the group is done, the server saves the model as .safetensors; that trainer
  * loads the file into a fresh model and checks it predicts the held-out digits as the
  * parameters it fetched last do.
  */
@@ -37,7 +38,8 @@ register('mnist.init', (seed: number) => {
   return model.parameters().map((p) => new RRef(p));
 });
 register('mnist.params', () => model!.parameters().map((p) => p.clone()));
-register('mnist.done', () => ++finished);
+/** A trainer is done: how many trainers still in the group are not (0: it was the last). */
+register('mnist.done', () => getWorkerInfos().filter((w) => w.name !== 'ps').length - ++finished);
 register('mnist.save', async (path: string) => {
   mkdirSync(resolve(path, '..'), { recursive: true });
   await save(model!.stateDict(), path, { metadata: { format: 'pt', model: 'wiregrad demo MNIST convnet' } });
@@ -114,9 +116,9 @@ export async function mnistTrainer(c: DemoConfig, rank: number): Promise<void> {
   }
   const seconds = (performance.now() - t0) / 1000;
   const lines: string[] = [];
-  const done = await rpcSync<number>('ps', 'mnist.done');
+  const stillTraining = await rpcSync<number>('ps', 'mnist.done');
   let testAcc: number;
-  if (done === trainers) {
+  if (stillTraining === 0) {
     // the last trainer: the server saves the model; reload it here and compare predictions
     const final = await rpcSync<Tensor[]>('ps', 'mnist.params');
     const expected = await predict((b) => forwardWith(final, b), data.test.x);

@@ -17,6 +17,7 @@ const WHAT = {
   ps: 'parameter server',
   pipeline: 'model parallel pipeline',
   mnist: 'MNIST convnet on a parameter server',
+  names: 'character Transformer split over two workers',
 } as const;
 
 /** Starts every worker as its own process and collects what they report (quiet: no progress, no plot). */

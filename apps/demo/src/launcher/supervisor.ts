@@ -1,7 +1,8 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type DemoConfig, workerArgv } from '../cli.js';
-import type { WorkerReport } from '../protocol.js';
+import { SECRET_ENV, groupSecret } from '@wiregrad/rpc/secret';
+import { LOST_THE_SERVER, type WorkerReport } from '../protocol.js';
 
 export interface Supervised {
   /** why the run failed (a worker that the run cannot do without, Ctrl-C), or null */
@@ -14,7 +15,8 @@ export interface Supervised {
  * Starts worker 0..c.workers-1 as Node processes (`main.ts worker ...`, ZeroMQ over TCP between
  * them, an IPC channel to this process for their reports) and waits for every one to exit. A
  * worker the run needs that fails, or Ctrl-C / SIGTERM here, stops all the others: no orphan
- * process. A ps trainer that dies is only counted (Note [Trainers compute, the server updates]).
+ * process. A ps or mnist trainer that dies is only counted (Note [Trainers compute, the server
+ * updates]); one that lost the server (exit code LOST_THE_SERVER) fails the run, naming the server.
  */
 export async function supervise(
   c: DemoConfig,
@@ -27,13 +29,23 @@ export async function supervise(
   let failure: string | null = null;
   let interrupted = false;
   const lost: number[] = [];
+  // the group's secret as a worker started by hand takes it (Note [Group secret]), handed to every child
+  const env = { ...process.env, [SECRET_ENV]: groupSecret(undefined).secret.toString() };
+  // SIGCONT first: a stopped (stalled) worker would hold SIGTERM until someone continued it
   const stopAll = (except?: ChildProcess) => {
-    for (const ch of children) if (ch !== except && ch.exitCode === null) ch.kill('SIGTERM');
+    for (const ch of children)
+      if (ch !== except && ch.exitCode === null && ch.signalCode === null) {
+        ch.kill('SIGCONT');
+        ch.kill('SIGTERM');
+      }
   };
   const onExit = (rank: number, child: ChildProcess, code: number | null, signal: NodeJS.Signals | null) => {
     if ((code === 0 && !signal) || failure) return;
     const how = `worker ${rank} (pid ${child.pid}) exited with ${signal ?? `code ${code}`}`;
-    if (c.example === 'ps' && rank > 0 && !interrupted) {
+    if (code === LOST_THE_SERVER) {
+      failure = `trainer ${rank} lost the parameter server (it stopped answering: stalled, cut off or dead; see the trainer's message); stopping the others`;
+      stopAll(child);
+    } else if ((c.example === 'ps' || c.example === 'mnist') && rank > 0 && !interrupted) {
       log(`wiregrad demo: ${how}; the parameter server trains on with the other trainers`);
       lost.push(rank);
     } else {
@@ -45,6 +57,7 @@ export async function supervise(
     const child = fork(entry, workerArgv(c, rank, master), {
       execArgv: ['--conditions=source', '--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env,
     });
     children.push(child);
     child.on('message', onMessage);

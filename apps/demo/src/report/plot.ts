@@ -106,7 +106,7 @@ function panel(title: string, series: Series[], colors: Map<string, string>, per
 
 /**
  * A self-contained SVG (Vega-Lite, rendered in Node without a browser) with a loss panel and an
- * accuracy panel: epoch ticks on x, one colour per source shared by both panels, one dash pattern
+ * accuracy panel (none when `acc` is empty): epoch ticks on x, one colour per source shared by both panels, one dash pattern
  * per measure, legends beside the data.
  */
 export async function plotSvg(title: string, loss: Series[], acc: Series[]): Promise<string> {
@@ -117,7 +117,7 @@ export async function plotSvg(title: string, loss: Series[], acc: Series[]): Pro
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title,
     background: 'white',
-    vconcat: [panel('loss', loss, colors, false), panel('accuracy', acc, colors, true)],
+    vconcat: [panel('loss', loss, colors, false), ...(acc.length ? [panel('accuracy', acc, colors, true)] : [])],
     resolve: { scale: { color: 'independent', strokeDash: 'independent' } },
   };
   // loaded here, not at the top: the workers import this module (through the examples) but never plot

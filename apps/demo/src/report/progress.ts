@@ -30,7 +30,7 @@ export class ProgressView {
       epoch: p.epoch,
       epochs: this.epochs,
       loss: p.loss.toFixed(4),
-      acc: `${(100 * p.acc).toFixed(1)}%`,
+      acc: Number.isNaN(p.acc) ? '-' : `${(100 * p.acc).toFixed(1)}%`,
       sps: p.stepsPerSec.toFixed(1),
     };
     let bar = this.bars.get(p.rank);
@@ -40,6 +40,7 @@ export class ProgressView {
   }
 
   onEpoch(e: Epoch): void {
+    if (e.line !== undefined) return void (this.multi ? this.multi.log(`${e.line}\n`) : console.log(e.line));
     if (this.multi) return;
     const test = e.testAcc === null ? '' : ` held-out acc ${(100 * e.testAcc).toFixed(1)}%`;
     const ref = e.reference === undefined ? '' : ` (one process: ${e.reference.toFixed(6)})`;

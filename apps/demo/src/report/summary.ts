@@ -17,6 +17,9 @@ export function curves(epochs: Map<string, EpochReport[]>): { loss: Series[]; ac
     loss.push({ source, measure: 'loss', values: es.map((e) => e.loss) });
     if (es[0]?.reference !== undefined)
       loss.push({ source: 'one process', measure: 'reference loss', values: es.map((e) => e.reference!) });
+    if (es[0]?.heldOutLoss !== undefined)
+      loss.push({ source, measure: 'held-out loss', values: es.map((e) => e.heldOutLoss!) });
+    if (es.every((e) => Number.isNaN(e.acc))) continue; // names: a loss, no accuracy
     acc.push({ source, measure: 'train', values: es.map((e) => e.acc) });
     if (es[0]?.testAcc !== null) acc.push({ source, measure: 'held-out', values: es.map((e) => e.testAcc ?? 0) });
   }

@@ -3,7 +3,7 @@ import { AutogradError } from '../errors.js';
 import { isGradEnabled, noGrad } from '../gradMode.js';
 import { autogradMeta } from './autogradMeta.js';
 import { MAX_SEQUENCE_NR, Node, type Grads } from './node.js';
-import { ownedGradsOf } from './ownedGrads.js';
+import { ownedGradsOf, takeHookMade } from './ownedGrads.js';
 import { currentGraphTask } from './threadState.js';
 
 /** PyTorch's "steal the gradient" test: a plain contiguous tensor of the leaf's kind whose storage nothing else holds. */
@@ -24,8 +24,9 @@ function canTakeOver(grad: Tensor, v: Tensor): boolean {
  * PyTorch's AccumulateGrad (functions/accumulate_grad.{h,cpp}): the node behind a leaf that
  * requires grad. Its sequenceNr is the maximum so it runs as soon as it is ready, and its
  * topologicalNr 0. It adds the incoming gradient into `.grad`: the first one is taken over
- * when the engine owns it and nothing else holds it (PyTorch steals it in the same case,
- * Note [Gradients the engine owns]), else copied; later
+ * when the engine owns it and nothing else holds it, or a pre-hook of this node made it
+ * (PyTorch steals it in the same cases, Note [Gradients the engine owns], Note [Gradients a
+ * hook made]), else copied; later
  * ones are added in place, or out of place under createGraph so `.grad` keeps its graph.
  * Then the post-accumulate-grad hooks see the updated leaf.
  */
@@ -50,7 +51,8 @@ export class AccumulateGrad extends Node {
     if (!v.requiresGrad) return [];
     if (v.grad === null) {
       if (isGradEnabled()) v.grad = clone(grad);
-      else if (canTakeOver(grad, v) && ownedGradsOf(currentGraphTask())?.takeOver(grad)) v.grad = grad;
+      else if (canTakeOver(grad, v) && (takeHookMade(grad) || ownedGradsOf(currentGraphTask())?.takeOver(grad)))
+        v.grad = grad;
       else v.grad = noGrad(() => clone(detach(grad)));
     } else if (isGradEnabled()) {
       v.grad = v.grad.add(grad);

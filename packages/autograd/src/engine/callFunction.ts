@@ -1,9 +1,11 @@
 import type { Tensor } from '@wiregrad/tensor';
+import { setTensorScope } from '@wiregrad/tensor/internal';
 import { isAnomalyCheckNanEnabled } from '../anomalyMode.js';
 import { AutogradError } from '../errors.js';
 import { noGrad } from '../gradMode.js';
 import type { GraphTask } from './graphTask.js';
 import type { Grads, Node } from './node.js';
+import { markHookMade } from './ownedGrads.js';
 import { validateOutputs } from './validateOutputs.js';
 
 /**
@@ -37,11 +39,32 @@ export function callFunction(
   inputs: Grads,
   tensorHooksDone: boolean,
 ): Grads | Promise<Grads> {
-  let grads = tensorHooksDone ? inputs : callTensorPreHooks(fn, inputs);
-  for (const hook of fn.preHooks) grads = hook(grads) ?? grads;
+  const preHooks = () => {
+    let grads = tensorHooksDone ? inputs : callTensorPreHooks(fn, inputs);
+    for (const hook of fn.preHooks) grads = hook(grads) ?? grads;
+    return grads;
+  };
+  const grads = fn.gradUse === 'accumulate' && fn.hasHooks ? markingHookMade(preHooks) : preHooks();
   const outputs = fn.apply(grads);
   if (outputs instanceof Promise) return outputs.then((o) => finishCall(task, fn, grads, o));
   return finishCall(task, fn, grads, outputs);
+}
+
+/** Runs an AccumulateGrad's pre-hooks, marking the gradients they made (Note [Gradients a hook made]). */
+function markingHookMade(run: () => Grads): Grads {
+  const created: Tensor[] = [];
+  const outer = setTensorScope(created);
+  let grads: Grads;
+  try {
+    grads = run();
+  } finally {
+    setTensorScope(outer);
+    // they stay in the enclosing tidy() scope too, as if nobody had looked
+    if (outer !== null) for (const t of created) if (!t.isDisposed) outer.push(t);
+  }
+  const made = new Set(created);
+  for (const g of grads) if (g && made.has(g)) markHookMade(g);
+  return grads;
 }
 
 /** validate_outputs, post-hooks, release and the anomaly check, once apply has produced `raw`. */

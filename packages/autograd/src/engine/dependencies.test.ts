@@ -1,18 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { AccumulateGrad, Edge, type Node, grad, tensor, type Tensor } from '../index.js';
 import {
-  AccumulateGrad,
-  Edge,
   GraphTask,
-  type Node,
   computeDependencies,
   computeMinTopologicalNr,
   currentGraphTask,
-  grad,
   initToExecute,
-  tensor,
-  type Tensor,
-} from '../index.js';
+} from '../internal.js';
 import { Logged, link } from '../__tests__/testNodes.js';
 
 const leaf = () => tensor([1], { requiresGrad: true });

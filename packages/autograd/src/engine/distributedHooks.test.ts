@@ -1,23 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { AccumulateGrad, Edge, Node, getEngine, onesLike, tensor, type Grads, type Tensor } from '../index.js';
 import {
-  AccumulateGrad,
-  Edge,
   GraphRoot,
   GraphTask,
   InputBuffer,
-  Node,
   collectNextEdges,
   computeDependencies,
   currentGraphTask,
-  getEngine,
   gradientEdge,
   initToExecute,
-  onesLike,
   setHistory,
-  tensor,
-  type Grads,
-  type Tensor,
-} from '../index.js';
+} from '../internal.js';
 
 /** Like dist-autograd's SendRpcBackward: a root that emits the gradients another worker sent back. */
 class SendLike extends Node {
@@ -52,7 +45,7 @@ class RecvLike extends Node {
   }
 }
 
-describe('Note [Distributed hooks]: a distributed pass driven through the public API', () => {
+describe("Note [Driving a pass]: the GraphTask underneath, driven by hand as PyTorch's DistEngine does", () => {
   it('dependencies from a dummy root, captures into a map instead of .grad, several runs on one GraphTask', () => {
     const x = tensor([1, 2], { requiresGrad: true });
     const w = tensor([3, 4], { requiresGrad: true });

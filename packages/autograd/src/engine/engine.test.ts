@@ -2,11 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AccumulateGrad,
   Edge,
-  GraphRoot,
-  InputBuffer,
   Node,
-  NodeTask,
-  ReadyQueue,
   getEngine,
   grad,
   queueCallback,
@@ -14,6 +10,7 @@ import {
   type Grads,
   type Tensor,
 } from '../index.js';
+import { GraphRoot, InputBuffer, NodeTask, ReadyQueue } from '../internal.js';
 
 /** A node that logs its name when it runs and passes its gradient to every next edge. */
 class Logged extends Node {

@@ -38,7 +38,7 @@ export interface PreparedTask {
 
 /**
  * PyTorch's Engine (engine.cpp), one per isolate: see Note [Device lanes], Note [Reentrant
- * backward] and Note [Distributed hooks].
+ * backward] and Note [Driving a pass].
  */
 export class Engine {
   private readonly lanes = new Map<Device, Lane>();
@@ -165,27 +165,6 @@ export class Engine {
     }
   }
 
-  /**
-   * Note [Distributed hooks]
-   * @wiregrad/dist-autograd (which imports this package, never the reverse) mirrors PyTorch's
-   * dist_engine.cpp with this public API:
-   * - graph: subclass `Node` (override `apply(grads)` and `name()`), give it next edges with
-   *   `setNextEdges(collectNextEdges(tensors))` / `gradientEdge(t)` (SendRpcBackward), and make
-   *   it the gradFn of received tensors with `setHistory(t, node)` (RecvRpcBackward; records
-   *   their input metadata). Inside apply, `currentGraphTask()` is the running GraphTask.
-   * - a pass: `new GraphTask({ keepGraph, exitOnError: true })`;
-   *   `computeDependencies(root, task, 0)` from a dummy `GraphRoot` whose next edges are the
-   *   root edges plus every send function of the context (or from each of them in turn);
-   *   `initToExecute(root, task, outputs, false, 0)` with outputs = the AccumulateGrad and
-   *   RecvRpcBackward edges, then, per `task.execInfo.get(node)`, push capture `hooks` that
-   *   redirect a leaf's gradient into the context instead of `.grad`, and set `needed = true`
-   *   on RecvRpcBackward nodes so they run.
-   * - running it: `executeGraphTaskUntilReadyQueueEmpty(task, node, buffer)`, the one entry
-   *   point, runs from a node on this caller until nothing is ready; call it again when a send
-   *   function receives gradients; an extra `task.outstandingTasks++` holds the task open
-   *   between calls. `finish(task)` completes it (leftovers check, queueCallback callbacks);
-   *   `task.hasError` / `task.error` / `task.futureResult` report the first error.
-   */
   /** Runs the nodes queued on `task` on this caller until none is left (stopping at the first error), without completing it. */
   private runUntilReadyQueueEmpty(task: GraphTask): void {
     for (
@@ -201,7 +180,7 @@ export class Engine {
   /**
    * PyTorch's DistEngine::execute_graph_task_until_ready_queue_empty: queues `root` with
    * `buffer` on `task`, runs what becomes ready until the queue is empty (stopping at the
-   * first error) and completes the task if nothing is outstanding. See Note [Distributed hooks].
+   * first error) and completes the task if nothing is outstanding. See Note [Driving a pass].
    */
   executeGraphTaskUntilReadyQueueEmpty(task: GraphTask, root: Node, buffer: InputBuffer): void {
     this.executeWithGraphTask({ task, root, buffer });

@@ -4,8 +4,8 @@ import type { Edge } from './edge.js';
 /**
  * PyTorch's GraphRoot: the node a pass starts from when it has no single root node to start
  * from; it hands each root edge its seed gradient. Engine.prepare builds one for several roots
- * (one root starts at its own node); the distributed engine builds one for any number of roots,
- * its edges the roots plus the send functions a pass reaches (Note [Distributed hooks]).
+ * (one root starts at its own node); a driven pass builds one over all its starts to mark what
+ * to execute (Note [Driving a pass]).
  */
 export class GraphRoot extends Node {
   constructor(

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  Edge,
-  GraphRoot,
-  GraphTask,
-  InputBuffer,
-  computeDependencies,
-  getEngine,
-  queueCallback,
-  tensor,
-} from '../index.js';
+import { Edge, getEngine, queueCallback, tensor } from '../index.js';
+import { GraphRoot, GraphTask, InputBuffer, computeDependencies } from '../internal.js';
 import { Logged, link } from '../__tests__/testNodes.js';
 
 const run = (root: Logged) => getEngine().execute([new Edge(root, 0)], [tensor([1])]);

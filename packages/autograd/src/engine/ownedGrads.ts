@@ -90,6 +90,28 @@ export class OwnedGrads {
   }
 }
 
+/**
+ * Note [Gradients a hook made]
+ * PyTorch's AccumulateGrad steals the incoming gradient whenever its reference count says only
+ * the engine holds it, and that includes a gradient a tensor pre-hook or node pre-hook of the
+ * AccumulateGrad returned in place of the one it got: so `.grad` IS that tensor, the
+ * post-accumulate-grad hooks update it in place, and the node's post-hooks see the update in
+ * their gradOutputs. JS has no reference counts: a tensor made while the node's pre-hooks ran
+ * and handed on as its input counts as held by the engine alone (callFunction marks it; a hook
+ * that also keeps what it returns sees it become `.grad`, where PyTorch would copy it).
+ */
+const hookMade = new WeakSet<Tensor>();
+
+/** `t` was made by an AccumulateGrad's pre-hooks and handed on as its input (Note [Gradients a hook made]). */
+export function markHookMade(t: Tensor): void {
+  hookMade.add(t);
+}
+
+/** Whether AccumulateGrad may take `t` over as a hook-made gradient; once only. */
+export function takeHookMade(t: Tensor): boolean {
+  return hookMade.delete(t);
+}
+
 const byTask = new WeakMap<GraphTask, OwnedGrads | null>();
 
 /** The gradients `task` owns; null under createGraph or when it captures (Note [Gradients the engine owns]). */

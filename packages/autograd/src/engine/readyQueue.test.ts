@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GraphTask, InputBuffer, NodeTask, ReadyQueue, runsBefore, tensor } from '../index.js';
+import { tensor } from '../index.js';
+import { GraphTask, InputBuffer, NodeTask, ReadyQueue, runsBefore } from '../internal.js';
 import { Logged } from '../__tests__/testNodes.js';
 
 const taskAt = (depth: number) => new GraphTask({ keepGraph: false, reentrantDepth: depth });

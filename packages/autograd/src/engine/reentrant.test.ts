@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Edge, MAX_DEPTH, Node, backward, enableGrad, getEngine, tensor, type Grads } from '../index.js';
+import { Edge, Node, backward, enableGrad, getEngine, tensor, type Grads } from '../index.js';
+import { MAX_DEPTH } from '../internal.js';
 
 /** Calls backward() from inside its own apply, `levels` times deep. */
 class Reentrant extends Node {

@@ -7,13 +7,13 @@ import {
   chunk,
   grad,
   gradcheck,
-  gradientEdge,
   noGrad,
   split,
   tensor,
   unbind,
   zeros,
 } from '../index.js';
+import { gradientEdge } from '../internal.js';
 
 /** arange(n) reshaped, float64, as a leaf that requires grad. */
 const leaf = (...shape: number[]) => {

@@ -69,38 +69,10 @@ export class DistAutogradContainer {
     return id === undefined ? null : (this.contexts.get(id) ?? null);
   }
 
-  /** Backward passes running on this worker (contexts with a pass in progress). */
-  get numCurrentBackwardPasses(): number {
-    let n = 0;
-    for (const c of this.contexts.values()) if (c.pass) n++;
-    return n;
-  }
-
   /** Removes the context here; returns it (the caller forwards the cleanup) or null when absent. */
   take(id: bigint): DistAutogradContext | null {
     const ctx = this.contexts.get(id) ?? null;
     this.contexts.delete(id);
     return ctx;
   }
-}
-
-let container: DistAutogradContainer | null = null;
-
-/** Initialised with the rank before the RPC agent serves (PyTorch's dist_autograd._init). */
-export function initContainer(workerId: number): void {
-  container = new DistAutogradContainer(workerId);
-}
-
-export function resetContainer(): void {
-  container = null;
-}
-
-export function getContainer(): DistAutogradContainer {
-  if (!container)
-    throw new DistAutogradError('NOT_INITIALIZED', 'Distributed autograd is not initialized: call initRpc first');
-  return container;
-}
-
-export function maybeContainer(): DistAutogradContainer | null {
-  return container;
 }

@@ -1,33 +1,17 @@
-import { type GraphTask, type Tensor, add, noGrad } from '@wiregrad/autograd';
+import { type Tensor, add, noGrad } from '@wiregrad/autograd';
 import type { RecvRpcBackward } from '../functions/recvRpcBackward.js';
 import type { SendRpcBackward } from '../functions/sendRpcBackward.js';
 
-/** The state of one distributed backward pass on this worker (see Note [No hang on unused outputs]). */
-export interface BackwardPass {
-  id: string;
-  /** send functions that gradients will reach in this pass */
-  reachableSends: Set<SendRpcBackward>;
-  /** recv functions whose senders were told to mark (so each is marked once) */
-  markedRecvs: Set<RecvRpcBackward>;
-  /** reachable send functions that have received their gradients */
-  fired: Set<SendRpcBackward>;
-  graphTask: GraphTask | null;
-  /** gradient RPCs sent by this worker's RecvRpcBackward functions in this pass */
-  outstanding: Promise<unknown>[];
-  /** the message ids of every send function the pass fires (Note [Firing sets]); null when a mark round found them */
-  fires: Set<bigint> | null;
-}
-
 /**
  * PyTorch's DistAutogradContext: the send/recv functions recorded in one context, the
- * workers it talked to, and the gradients accumulated here by backward passes.
+ * workers it talked to, and the gradients accumulated here by backward passes (the pass
+ * running in it is the worker's, workerState.ts).
  */
 export class DistAutogradContext {
   private readonly sends = new Map<bigint, SendRpcBackward>();
   private readonly recvs = new Map<bigint, RecvRpcBackward>();
   private readonly workers = new Set<number>();
   readonly accumulatedGrads = new Map<Tensor, Tensor>();
-  pass: BackwardPass | null = null;
   /** passes that finished or failed here: a late message of one is dropped, never starts it again */
   readonly endedPasses = new Set<string>();
   lastActivity = Date.now();
@@ -57,12 +41,6 @@ export class DistAutogradContext {
 
   addRecvFunction(messageId: bigint, fn: RecvRpcBackward): void {
     this.recvs.set(messageId, fn);
-  }
-
-  /** The pass fires the send functions whose message ids are in `fires` (Note [Firing sets]). */
-  setFires(pass: BackwardPass, fires: Set<bigint>): void {
-    pass.fires = fires;
-    for (const [id, send] of this.sends) if (fires.has(id)) pass.reachableSends.add(send);
   }
 
   sendFunction(messageId: bigint): SendRpcBackward | undefined {

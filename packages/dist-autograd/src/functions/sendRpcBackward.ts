@@ -1,20 +1,17 @@
-import { Node, collectNextEdges, type Grads, type Tensor } from '@wiregrad/autograd';
-import { firingSet } from '../engine/firingSet.js';
+import { Node, type Grads, type Tensor } from '@wiregrad/autograd';
+import { collectNextEdges } from '@wiregrad/autograd/internal';
 
 /**
  * PyTorch's SendRpcBackward: recorded on the sender of an RPC whose tensors require grad.
- * Its next edges lead to those tensors' graph; in backward it is a root that emits the
- * gradients another worker sent back for them (setGrads).
+ * Its next edges lead to those tensors' graph; in backward it is a start of the pass that
+ * emits the gradients another worker sent back for them (setGrads).
  */
 export class SendRpcBackward extends Node {
   private grads: Grads = [];
-  /** the message ids whose send functions fire whenever this one does (Note [Firing sets]); null if unknown */
-  readonly reaches: bigint[] | null;
 
   constructor(tensors: readonly Tensor[]) {
     super();
     this.setNextEdges(collectNextEdges(tensors));
-    this.reaches = firingSet([this]);
   }
 
   name(): string {

@@ -53,23 +53,37 @@ const withAutograd: PayloadCheck = (p) => {
   const w = p as RpcWithAutograd;
   return checkPayload(w.wrappedType, w.payload);
 };
-const propagate = shape({
-  kind: (v) => v === 'grads' || v === 'mark' || v === 'abort',
-  passId: isString,
-  metadata: isMetadata,
-  grads: isArray,
-  retainGraph: isBoolean,
-  error: optional(isString),
-  fires: optional(arrayOf(isBigInt)),
-  releases: optional(arrayOf(isBigInt)),
-});
-const isPropagate = (v: unknown) => propagate(v) === null;
+const releases = optional(arrayOf(isBigInt));
+/** Each kind of PropagateGradientsReq with its own fields (a tagged union on `kind`). */
+const propagateKinds: Record<PropagateGradientsReq['kind'], PayloadCheck> = {
+  grads: shape({
+    passId: isString,
+    metadata: isMetadata,
+    grads: isArray,
+    retainGraph: isBoolean,
+    fires: optional(arrayOf(isBigInt)),
+    releases,
+  }),
+  mark: shape({ passId: isString, metadata: isMetadata, releases }),
+  abort: shape({ passId: isString, contextId: isBigInt, error: isString, releases }),
+};
+const isKind = (v: unknown): v is PropagateGradientsReq['kind'] =>
+  typeof v === 'string' && Object.hasOwn(propagateKinds, v);
+const propagate: PayloadCheck = (p) => {
+  const kind = (p as { kind?: unknown } | null)?.kind;
+  return isKind(kind)
+    ? propagateKinds[kind](p)
+    : typeof p === 'object' && p !== null
+      ? "field 'kind'"
+      : 'not an object';
+};
+const isGradients = (v: unknown) => (v as { kind?: unknown } | null)?.kind === 'grads' && propagate(v) === null;
 const empty = shape({});
 
 registerPayloadCheck(MessageType.FORWARD_AUTOGRAD_REQ, withAutograd);
 registerPayloadCheck(MessageType.FORWARD_AUTOGRAD_RESP, withAutograd);
 registerPayloadCheck(MessageType.BACKWARD_AUTOGRAD_REQ, propagate);
-registerPayloadCheck(MessageType.BACKWARD_AUTOGRAD_RESP, shape({ inline: optional(arrayOf(isPropagate)) }));
+registerPayloadCheck(MessageType.BACKWARD_AUTOGRAD_RESP, shape({ inline: optional(arrayOf(isGradients)) }));
 registerPayloadCheck(MessageType.CLEANUP_AUTOGRAD_CONTEXT_REQ, shape({ contextIds: arrayOf(isBigInt) }));
 registerPayloadCheck(MessageType.CLEANUP_AUTOGRAD_CONTEXT_RESP, empty);
 registerPayloadCheck(

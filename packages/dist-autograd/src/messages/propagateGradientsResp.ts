@@ -1,4 +1,4 @@
-import type { PropagateGradientsReq } from './propagateGradientsReq.js';
+import type { GradientsReq } from './propagateGradientsReq.js';
 
 /**
  * PyTorch's PropagateGradientsResp (BACKWARD_AUTOGRAD_RESP): it arrives once the receiver's
@@ -6,5 +6,5 @@ import type { PropagateGradientsReq } from './propagateGradientsReq.js';
  * [Gradients ride on the answer]); empty when it had none.
  */
 export interface PropagateGradientsResp {
-  inline?: PropagateGradientsReq[];
+  inline?: GradientsReq[];
 }

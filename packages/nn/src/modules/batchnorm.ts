@@ -66,6 +66,11 @@ export abstract class BatchNormBase extends Module {
     this.numBatchesTracked!.zero_();
   }
 
+  /** A checkpoint from before num_batches_tracked (PyTorch's state dict version < 2) loads with the counter at 0. */
+  override legacyStateDefaults(): Record<string, Tensor> {
+    return this.trackRunningStats ? { num_batches_tracked: zeros([], { dtype: 'int32' }) } : {};
+  }
+
   protected abstract checkInputDim(x: Tensor): void;
 
   forward(x: Tensor): Tensor {

@@ -1,5 +1,5 @@
 import type { Tensor } from '@wiregrad/autograd';
-import { NnError } from '../errors.js';
+import { NnError, pyFloat } from '../errors.js';
 import { dropout } from '../functional/dropout.js';
 import { Module } from '../module.js';
 
@@ -16,6 +16,6 @@ export class Dropout extends Module {
   }
 
   override extraRepr(): string {
-    return `p=${this.p}, inplace=False`;
+    return `p=${pyFloat(this.p)}, inplace=False`;
   }
 }

@@ -1,20 +1,26 @@
 import { type Tensor, noGrad } from '@wiregrad/autograd';
-import { NnError } from '../errors.js';
+import { NnError, pyFloat } from '../errors.js';
 import { type FactoryOptions, emptyParameter, placeOnDevice } from '../factory.js';
 import { embedding } from '../functional/sparse.js';
 import { normal_ } from '../init.js';
 import { Module } from '../module.js';
 import type { Parameter } from '../parameter.js';
 
-/** A lookup table [numEmbeddings, embeddingDim], N(0, 1) as PyTorch; the paddingIdx row is zeros and gets no gradient. */
+/**
+ * A lookup table [numEmbeddings, embeddingDim], N(0, 1) as PyTorch; the paddingIdx row is zeros and
+ * gets no gradient. With `maxNorm`, each looked-up row is first renormalised in place to a
+ * normType-norm of at most maxNorm (See functional embedding).
+ */
 export class Embedding extends Module {
   weight: Parameter;
   readonly paddingIdx: number | null;
+  readonly maxNorm: number | null;
+  readonly normType: number;
 
   constructor(
     readonly numEmbeddings: number,
     readonly embeddingDim: number,
-    opts: { paddingIdx?: number } & FactoryOptions = {},
+    opts: { paddingIdx?: number; maxNorm?: number | null; normType?: number } & FactoryOptions = {},
   ) {
     super();
     let pad = opts.paddingIdx ?? null;
@@ -24,6 +30,8 @@ export class Embedding extends Module {
       if (pad < 0) pad += numEmbeddings;
     }
     this.paddingIdx = pad;
+    this.maxNorm = opts.maxNorm ?? null;
+    this.normType = opts.normType ?? 2;
     this.weight = emptyParameter([numEmbeddings, embeddingDim], opts);
     this.resetParameters();
     placeOnDevice(this, opts);
@@ -35,10 +43,18 @@ export class Embedding extends Module {
   }
 
   forward(input: Tensor): Tensor {
-    return embedding(input, this.weight, { paddingIdx: this.paddingIdx });
+    return embedding(input, this.weight, {
+      paddingIdx: this.paddingIdx,
+      maxNorm: this.maxNorm,
+      normType: this.normType,
+    });
   }
 
   override extraRepr(): string {
-    return `${this.numEmbeddings}, ${this.embeddingDim}${this.paddingIdx !== null ? `, padding_idx=${this.paddingIdx}` : ''}`;
+    let s = `${this.numEmbeddings}, ${this.embeddingDim}`;
+    if (this.paddingIdx !== null) s += `, padding_idx=${this.paddingIdx}`;
+    if (this.maxNorm !== null) s += `, max_norm=${pyFloat(this.maxNorm)}`;
+    if (this.normType !== 2) s += `, norm_type=${this.normType === Infinity ? 'inf' : pyFloat(this.normType)}`;
+    return s;
   }
 }

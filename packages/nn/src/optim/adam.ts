@@ -1,6 +1,6 @@
 import { type Tensor, maximum, zerosLike } from '@wiregrad/autograd';
 import { fusedAdam } from './fused.js';
-import { type ParamGroup, type Params, Optimizer, check } from './optimizer.js';
+import { type ParamGroup, type ParamState, type Params, Optimizer, check } from './optimizer.js';
 import { type OptionKind, checkOptionTypes } from './validate.js';
 
 export interface AdamOptions {
@@ -39,13 +39,7 @@ export function checkAdamOptions({ lr, eps, betas, weightDecay }: Required<AdamO
  * One Adam/AdamW step of `p` (PyTorch 1.13's _single_tensor_adam / _single_tensor_adamw):
  * Adam adds wd p to the gradient; AdamW (`decoupled`) scales p by 1 - lr wd instead.
  */
-export function adamStep(
-  p: Tensor,
-  grad: Tensor,
-  s: Record<string, Tensor | number>,
-  g: AdamGroup,
-  decoupled: boolean,
-): void {
+export function adamStep(p: Tensor, grad: Tensor, s: ParamState, g: AdamGroup, decoupled: boolean): void {
   const [beta1, beta2] = g.betas;
   const fusedArgs = { ...g, beta1, beta2, decoupled, step: (s.step as number) + 1 };
   const state = [s.exp_avg as Tensor, s.exp_avg_sq as Tensor, g.amsgrad ? (s.max_exp_avg_sq as Tensor) : null] as const;
@@ -79,15 +73,24 @@ export function adamState(p: Tensor, amsgrad: boolean): Record<string, Tensor | 
   return { step: 0, exp_avg: zerosLike(p), exp_avg_sq: zerosLike(p), ...(amsgrad && { max_exp_avg_sq: zerosLike(p) }) };
 }
 
-/** torch.optim.Adam (bias-corrected moments; amsgrad keeps the running max of the second moment). */
-export class Adam extends Optimizer<AdamGroup> {
-  constructor(params: Params<AdamOptions>, opts: AdamOptions = {}) {
-    checkOptionTypes('Adam', opts, ADAM_OPTIONS);
+/**
+ * The body Adam and AdamW share: they differ in their name (in argument errors), their default
+ * weight decay, and whether the decay is decoupled from the gradient (adamStep).
+ */
+export abstract class AdamFamily extends Optimizer<AdamGroup> {
+  constructor(
+    name: string,
+    defaultWeightDecay: number,
+    private readonly decoupled: boolean,
+    params: Params<AdamOptions>,
+    opts: AdamOptions,
+  ) {
+    checkOptionTypes(name, opts, ADAM_OPTIONS);
     const {
       lr = 1e-3,
       betas = [0.9, 0.999],
       eps = 1e-8,
-      weightDecay = 0,
+      weightDecay = defaultWeightDecay,
       amsgrad = false,
       maximize = false,
       fused = true,
@@ -104,7 +107,14 @@ export class Adam extends Optimizer<AdamGroup> {
           p.grad,
           this.stateOf(p, () => adamState(p, g.amsgrad)),
           g,
-          false,
+          this.decoupled,
         );
+  }
+}
+
+/** torch.optim.Adam (bias-corrected moments; amsgrad keeps the running max of the second moment). */
+export class Adam extends AdamFamily {
+  constructor(params: Params<AdamOptions>, opts: AdamOptions = {}) {
+    super('Adam', 0, false, params, opts);
   }
 }

@@ -11,8 +11,8 @@ export interface ParamGroup {
 /** What optimizers take: tensors, or groups of tensors with per-group options. */
 export type Params<O = object> = Iterable<Tensor> | Iterable<{ params: Iterable<Tensor> } & Partial<O>>;
 
-/** Per-parameter state under PyTorch's keys (`step`, `exp_avg`, `momentum_buffer`, ...). */
-export type ParamState = Record<string, Tensor | number>;
+/** Per-parameter state under PyTorch's keys (`step`, `exp_avg`, `momentum_buffer`, ...; LBFGS's `old_dirs` are lists). */
+export type ParamState = Record<string, Tensor | number | (Tensor | number | null)[]>;
 
 /** PyTorch's optimizer state dict: state by parameter index (numbered across groups in order), groups with indices for params. */
 export interface OptimizerStateDict {
@@ -140,7 +140,7 @@ export abstract class Optimizer<G extends ParamGroup = ParamGroup> {
     for (const [p, s] of this.state) {
       const i = index.get(p);
       if (i !== undefined)
-        state[i] = Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v instanceof Tensor ? v.clone() : v]));
+        state[i] = Object.fromEntries(Object.entries(s).map(([k, v]) => [k, mapTensors(v, (t) => t.clone())]));
     }
     return { state, paramGroups };
   }
@@ -166,7 +166,7 @@ export abstract class Optimizer<G extends ParamGroup = ParamGroup> {
         if (s)
           this.state.set(
             p,
-            Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v instanceof Tensor ? castLike(v, p, k) : v])),
+            Object.fromEntries(Object.entries(s).map(([k, v]) => [k, mapTensors(v, (t) => castLike(t, p, k))])),
           );
       });
       const { params: _ids, ...options } = saved;
@@ -189,6 +189,13 @@ export function check(ok: boolean, message: string): void {
 
 /** Keeps every tensor of a parameter's state from the tidy() scope it was made in. */
 function keepState<S extends ParamState>(s: S): S {
-  for (const v of Object.values(s)) if (v instanceof Tensor) keep(v);
+  for (const v of Object.values(s)) mapTensors(v, keep);
   return s;
+}
+
+/** A state value with `f` applied to its tensors (a list's elements too). */
+function mapTensors<V extends ParamState[string]>(v: V, f: (t: Tensor) => Tensor): V {
+  if (v instanceof Tensor) return f(v) as V;
+  if (Array.isArray(v)) return v.map((e) => (e instanceof Tensor ? f(e) : e)) as V;
+  return v;
 }

@@ -4,14 +4,30 @@ import { startZap } from './zap.js';
 import { RpcError } from '../errors.js';
 import { splitBatch } from '../messages/batch.js';
 import { fromWire } from '../messages/textFrames.js';
-import { decodeHeader, decodeMessage, encodeMessage, type Message, type OutgoingMessage } from '../messages/message.js';
+import {
+  type Header,
+  decodeHeader,
+  decodeMessage,
+  encodeMessage,
+  readAcked,
+  signHead,
+  signedBy,
+  writeAcked,
+  type Message,
+  type OutgoingMessage,
+} from '../messages/message.js';
+import { pairKey } from '../auth/keys.js';
+import { ticketValid } from '../auth/ticket.js';
 import { MessageType, messageKind, messageTypeName } from '../messages/messageType.js';
 import { endOfTurn } from './endOfTurn.js';
 import { Limiter } from './limiter.js';
 import { PendingCalls } from './pendingCalls.js';
-import { Liveness, isHeartbeat } from './liveness.js';
-import { type Peer, type PeerSpec, checkSize, goneError } from './peer.js';
+import { Liveness } from './liveness.js';
+import { Outstanding } from './outstanding.js';
+import { ServedRequests } from './servedRequests.js';
+import { type Departure, type Peer, type PeerSpec, checkSize, goneError } from './peer.js';
 import type { LeaveReason } from '../membership.js';
+import type { WorkerRecord } from '../rendezvous/store.js';
 import { exceptionPayload } from './remoteError.js';
 import { receiveEach } from './receiveEach.js';
 import { SendQueue } from './sendQueue.js';
@@ -19,8 +35,28 @@ import { TrafficStats } from './trafficStats.js';
 import type { AgentOptions, Handler, Handlers } from './options.js';
 import type { WorkerInfo } from './workerInfo.js';
 
-export type { AgentOptions, CurveKeys, Handler, Handlers } from './options.js';
+export type { AgentAuth, AgentOptions, CurveKeys, Handler, Handlers } from './options.js';
 export type { PeerSpec } from './peer.js';
+
+/** How long an answer's acknowledgement waits for a request to the same peer to carry it, in ms. */
+const ACK_DELAY_MS = 20;
+
+/**
+ * Note [Exactly-once calls]
+ * ZeroMQ reconnects after a TCP connection resets, but what was in flight on it is gone: a
+ * request, or its answer. So a caller keeps each request's frames until its answer arrives
+ * (Outstanding) and sends it again when no answer came for one heartbeat interval, then two,
+ * four (and every four after that, or the dead-peer window if shorter); only heartbeats decide that a peer is dead. The callee
+ * serves each request id of a caller once (ServedRequests): a copy of a running request is
+ * dropped, a copy of an answered one gets the kept answer again. A caller's watermark, in every
+ * header it sends (Note [Message framing]), says that every request of its below that id was
+ * answered (or given up): the callee forgets those answers and drops late copies of them. A
+ * caller with no request to send tells it in an ACK after ACK_DELAY_MS. Costs: one map entry per
+ * call on each side, the answer's frames kept until the caller's next message, and a long call
+ * has its request sent again at 1, 2, 4, 4... intervals (its copies are dropped unread beyond the
+ * header). A member that leaves or dies takes both tables with it; one that rejoins is a new
+ * member with empty ones (Note [Membership]), so ids of an old life never meet a new one.
+ */
 
 /**
  * Note [ZeroMQ agent]
@@ -43,12 +79,19 @@ export class Agent {
   private readonly byName = new Map<string, WorkerInfo>();
   private readonly byId = new Map<number, WorkerInfo>();
   /** workers that left or died, by name and by id, for a clear error when they are called */
-  private readonly departed = new Map<string | number, { info: WorkerInfo; reason: LeaveReason }>();
+  private readonly departed = new Map<string | number, { info: WorkerInfo; error: RpcError; macKey: Buffer | null }>();
   private readonly pending = new PendingCalls();
   private readonly handlers = new Map<number, Handler>();
   private readonly limiter: Limiter;
   private readonly liveness: Liveness;
   private closed = false;
+  /** sends again the requests that wait too long for their answer (Note [Exactly-once calls]) */
+  private readonly resendTimer: NodeJS.Timeout;
+  private ackTimer: NodeJS.Timeout | null = null;
+  /** whether connect() ran: before it, requests wait for the peer table to be judged */
+  private isConnected = false;
+  /** identities already named in a log line for an unauthenticated message */
+  private readonly refusedNames = new Set<string>();
   /**
    * A peer can finish the rendezvous and call before this worker has read the rendezvous
    * answer; its requests wait here until connect() has filled the peer table (or close()).
@@ -70,22 +113,36 @@ export class Agent {
   address = '';
 
   constructor(private readonly opts: AgentOptions) {
-    this.context = opts.curve ? new Context() : threadContext;
-    if (opts.curve) this.zap = startZap(this.context, () => this.allowedKeys);
+    this.context = opts.zap ? new Context() : threadContext;
+    if (opts.zap)
+      this.zap = startZap(
+        this.context,
+        () => this.allowedKeys,
+        (address) => this.refuse(address, 'a CURVE key that is not a member'),
+      );
     this.router = openRouter(this.context, opts);
     this.routerQueue = new SendQueue(this.router, opts.batchMessages);
     this.limiter = new Limiter(opts.numWorkerThreads);
     this.liveness = new Liveness(opts.heartbeatMs, opts.deadAfterHeartbeats, {
+      // a ping lost with a connection is not sent again: the next interval pings anew
       ping: (name) => {
         const info = this.byName.get(name);
-        return info ? this.send(info, { type: MessageType.HEARTBEAT_REQ, payload: null }, 0) : Promise.resolve();
+        return info
+          ? this.send(info, { type: MessageType.HEARTBEAT_REQ, payload: null }, opts.heartbeatMs)
+          : Promise.resolve();
       },
       dead: (name) => this.removePeer(name, 'dead'),
     });
+    this.resendTimer = setInterval(() => this.resend(), opts.heartbeatMs).unref();
   }
 
   get self(): WorkerInfo {
     return this.opts.self;
+  }
+
+  /** This worker's CURVE public key (null: plain TCP). */
+  get publicKey(): string | null {
+    return this.opts.curve?.publicKey ?? null;
   }
 
   /** The id is known once the rendezvous answered (a joiner gets it from the store). */
@@ -107,6 +164,7 @@ export class Agent {
   /** Connects a DEALER to every peer of the rendezvous (this worker included: self-calls go over the wire too). */
   connect(peers: PeerSpec[]): void {
     for (const p of peers) this.addPeer(p);
+    this.isConnected = true;
     this.markConnected();
   }
 
@@ -118,7 +176,15 @@ export class Agent {
     if (p.publicKey) this.allowedKeys.add(p.publicKey);
     this.peerAddresses.set(p.info.id, p.address);
     const dealer = openDealer(this.context, this.opts, this.self.name, p);
-    const peer: Peer = { ...p, dealer, queue: new SendQueue(dealer, this.opts.batchMessages) };
+    const peer: Peer = {
+      ...p,
+      dealer,
+      queue: new SendQueue(dealer, this.opts.batchMessages),
+      outstanding: new Outstanding(),
+      served: new ServedRequests(),
+      ackOwed: false,
+      macKey: this.macKey(p),
+    };
     this.peers.set(p.info.name, peer);
     this.byName.set(p.info.name, p.info);
     this.byId.set(p.info.id, p.info);
@@ -131,17 +197,19 @@ export class Agent {
    * Removes a member that left or died: its pending calls fail with PEER_DISCONNECTED naming it,
    * its DEALER closes, and `onPeerGone` tells the layers above (Note [Membership]).
    */
-  removePeer(name: string, reason: LeaveReason): void {
+  removePeer(name: string, reason: LeaveReason, droppedUs = false): void {
     const peer = this.peers.get(name);
     if (!peer || peer.info === this.self) return;
     this.peers.delete(name);
     this.byName.delete(name);
     this.byId.delete(peer.info.id);
     this.liveness.forget(name);
-    const gone = { info: peer.info, reason };
+    const why: Departure = { reason, droppedUs, pausedMs: this.liveness.recentPauseMs() };
+    const gone = { info: peer.info, error: goneError(peer.info, why, this.liveness.windowMs), macKey: peer.macKey };
     this.departed.set(name, gone);
     this.departed.set(peer.info.id, gone);
-    this.pending.failAll(peer.info, () => goneError(peer.info, reason, this.liveness.windowMs));
+    this.pending.failAll(peer.info, () => new RpcError('PEER_DISCONNECTED', gone.error.message));
+    peer.outstanding.clear();
     peer.dealer.linger = 0;
     peer.dealer.close();
     this.opts.onPeerGone(peer.info, reason);
@@ -150,7 +218,7 @@ export class Agent {
   /** The error for a call to a worker that left or died, or null if `to` never was a member. */
   departure(to: string | number): RpcError | null {
     const gone = this.departed.get(to);
-    return gone ? goneError(gone.info, gone.reason, this.liveness.windowMs) : null;
+    return gone ? new RpcError('PEER_DISCONNECTED', gone.error.message) : null;
   }
 
   registerHandler<T extends MessageType>(type: T, handler: Handler<T>): void {
@@ -188,7 +256,8 @@ export class Agent {
       return Promise.reject(
         this.departure(to.name) ?? new RpcError('UNKNOWN_WORKER', `Unknown destination worker ${to.name}`),
       );
-    const { id, answer } = this.pending.open(to, timeoutMs);
+    const heartbeat = msg.type === MessageType.HEARTBEAT_REQ;
+    const { id, answer } = this.pending.open(to, timeoutMs, heartbeat ? undefined : peer.outstanding);
     let frames: Uint8Array[];
     try {
       frames = encodeMessage({ type: msg.type, id, payload: msg.payload }, { deviceMap: peer.outMap, peer: to.id });
@@ -197,6 +266,10 @@ export class Agent {
       this.pending.fail(id, e);
       return answer;
     }
+    writeAcked(frames[0]!, peer.outstanding.watermark());
+    if (peer.macKey) frames[0] = signHead(frames[0]!, peer.macKey);
+    peer.ackOwed = false;
+    if (!heartbeat) peer.outstanding.add(id, frames, performance.now());
     this.stats.sent(frames);
     peer.queue
       .send(frames)
@@ -222,7 +295,11 @@ export class Agent {
             if (id !== undefined) this.pending.fail(id, e);
             continue;
           }
-          this.pending.settle(msg, peer.info, this.opts.onProtocolError);
+          if (msg.type === MessageType.EXCEPTION && msg.payload.code === 'DROPPED') {
+            this.removePeer(peer.info.name, 'dead', true);
+            continue;
+          }
+          if (this.pending.settle(msg, peer.info, this.opts.onProtocolError)) this.owesAck(peer);
         }
       });
     } catch (e) {
@@ -244,22 +321,106 @@ export class Agent {
         // (or for slow requests) requests are served concurrently.
         const idle = this.limiter.idle;
         const name = Buffer.from(identity!.buffer, identity!.byteOffset, identity!.byteLength).toString();
-        this.liveness.heard(name);
         let served: Promise<void> | null = null;
         for (const frames of this.split(received)) {
-          // See Note [Peer liveness]: heartbeats are answered at once, never behind the numWorkerThreads queue
-          if (isHeartbeat(frames))
-            void this.answer(identity!, this.byName.get(name), decodeHeader(frames[0]).id, {
-              type: MessageType.HEARTBEAT_RESP,
-              payload: null,
+          const serve = () => this.serve(identity!, name, frames);
+          if (!this.isConnected)
+            served = this.limiter.run(async () => {
+              await this.connected;
+              if (this.accept(identity!, name, frames)) await serve();
             });
-          else served = this.limiter.run(() => this.serve(identity!, name, frames));
+          else if (this.accept(identity!, name, frames)) served = this.limiter.run(serve);
         }
         return idle && served ? Promise.race([served, endOfTurn()]) : undefined;
       });
     } catch (e) {
       if (!this.closed)
         this.opts.onProtocolError(new RpcError('PROTOCOL', `receive loop ended: ${(e as Error).message}`));
+    }
+  }
+
+  /**
+   * Whether to serve a received message. It must come from a member, SIGNED with that member's
+   * key (Note [Authenticated membership]; a JOIN_REQ is judged in serve()); anything else gets
+   * no answer at all. A heartbeat is answered here, ahead of the numWorkerThreads queue (Note
+   * [Peer liveness]); an ACK only moves the caller's watermark, and a copy of a request already
+   * running or stale is dropped, of an answered one answered again (Note [Exactly-once calls]).
+   */
+  private accept(identity: Uint8Array, name: string, frames: Uint8Array[]): boolean {
+    const secure = this.opts.auth !== null;
+    let header: Header;
+    try {
+      header = decodeHeader(frames[0]);
+    } catch {
+      if (secure) this.refuse(name, 'a malformed header');
+      return !secure; // serve() answers the protocol error
+    }
+    const peer = this.peers.get(name);
+    if (secure && !peer) {
+      if (header.type === MessageType.JOIN_REQ) return true;
+      const gone = this.departed.get(name);
+      if (gone?.macKey && signedBy(frames[0]!, gone.macKey)) {
+        // a member this worker dropped, back (paused, cut off): tell it, so it does not blame us
+        const dropped = new RpcError('DROPPED', `${this.self} dropped ${name} from the group`);
+        if (header.type !== MessageType.ACK)
+          void this.answer(identity, undefined, header.id, {
+            type: MessageType.EXCEPTION,
+            payload: exceptionPayload(dropped, this.self),
+          });
+        return false;
+      }
+      this.refuse(name, 'a message from a worker that is not a member');
+      return false;
+    }
+    if (peer?.macKey && !signedBy(frames[0]!, peer.macKey)) {
+      this.refuse(name, `a message not signed with ${name}'s key`);
+      return false;
+    }
+    this.liveness.heard(name);
+    if (header.type === MessageType.HEARTBEAT_REQ) {
+      void this.answer(identity, peer?.info, header.id, { type: MessageType.HEARTBEAT_RESP, payload: null });
+      return false;
+    }
+    if (!peer) return true;
+    const acked = readAcked(frames[0]!);
+    if (header.type === MessageType.ACK) {
+      peer.served.ack(acked);
+      return false;
+    }
+    const admission = peer.served.admit(header.id, acked);
+    if (admission === 'serve') return true;
+    this.stats.duplicates++;
+    if (admission !== 'drop') void this.routerQueue.send(admission, identity).catch(() => {});
+    return false;
+  }
+
+  /** An unauthenticated message or connection: counted, named in one log line per sender, never answered. */
+  private refuse(from: string, what: string): void {
+    this.stats.refused++;
+    if (this.refusedNames.size >= 16 || this.refusedNames.has(from)) return;
+    this.refusedNames.add(from);
+    this.opts.onProtocolError(
+      new RpcError('AUTH', `refused ${what} (from '${from}'): it did not prove the group secret; nothing was answered`),
+    );
+  }
+
+  /** The MAC key shared with peer `p` (Note [Authenticated membership]). */
+  private macKey(p: PeerSpec): Buffer | null {
+    const auth = this.opts.auth;
+    if (!auth) return null;
+    if (!p.publicKey) throw new RpcError('AUTH', `${p.info} has no public key: it runs insecure, this worker does not`);
+    return pairKey(auth.keys.secretKey, p.publicKey, auth.secret);
+  }
+
+  /** Whether a JOIN_REQ shows the store's ticket and is signed with the key that ticket vouches for. */
+  private joinAuthentic(frames: Uint8Array[], record: WorkerRecord): boolean {
+    const auth = this.opts.auth;
+    if (!auth) return true;
+    if (!record.publicKey || !ticketValid(auth.secret, record, record.ticket)) return false;
+    try {
+      return signedBy(frames[0]!, pairKey(auth.keys.secretKey, record.publicKey, auth.secret));
+    } catch {
+      return false; // not a CURVE key
     }
   }
 
@@ -277,7 +438,12 @@ export class Agent {
         case 'request': {
           if (header.type === MessageType.JOIN_REQ) {
             const join = decodeMessage(frames, { deviceMap: {}, peer: -1 }, header);
-            if (join.type === MessageType.JOIN_REQ) this.opts.admit(join.payload, name);
+            if (join.type !== MessageType.JOIN_REQ) return;
+            if (!this.joinAuthentic(frames, join.payload)) {
+              this.refuse(name, 'a JOIN_REQ without a valid ticket and signature');
+              return;
+            }
+            this.opts.admit(join.payload, name);
             from = this.byName.get(name);
             reply = { type: MessageType.JOIN_RESP, payload: null };
             break;
@@ -329,7 +495,36 @@ export class Agent {
       );
     }
     this.stats.sent(out);
+    if (peer && reply.type !== MessageType.HEARTBEAT_RESP) peer.served.answered(id, out);
     await this.routerQueue.send(out, identity).catch(() => {});
+  }
+
+  /** Sends every request unanswered for too long again (Note [Exactly-once calls]). */
+  private resend(): void {
+    const now = performance.now();
+    for (const peer of this.peers.values()) {
+      if (peer.outstanding.size === 0) continue;
+      const cap = Math.min(this.liveness.windowMs, 4 * this.opts.heartbeatMs);
+      for (const frames of peer.outstanding.due(now, this.opts.heartbeatMs, cap)) {
+        this.stats.resent++;
+        void peer.queue.send(frames).catch(() => {});
+      }
+    }
+  }
+
+  /** An answer from `peer` arrived: tell it the new watermark soon, unless a request carries it first. */
+  private owesAck(peer: Peer): void {
+    peer.ackOwed = true;
+    this.ackTimer ??= setTimeout(() => {
+      this.ackTimer = null;
+      for (const p of this.peers.values()) {
+        if (!p.ackOwed) continue;
+        p.ackOwed = false;
+        const [head] = encodeMessage({ type: MessageType.ACK, id: 0, payload: null }, { deviceMap: {}, peer: -1 });
+        writeAcked(head!, p.outstanding.watermark());
+        void p.queue.send([p.macKey ? signHead(head!, p.macKey) : head!]).catch(() => {});
+      }
+    }, ACK_DELAY_MS).unref();
   }
 
   /** The messages of one received ZeroMQ message (Note [Batched messages], Note [Small frames travel as text]); a bad batch is reported and dropped. */
@@ -375,6 +570,8 @@ export class Agent {
     clearTimeout(timer);
     this.closed = true;
     this.liveness.stop();
+    clearInterval(this.resendTimer);
+    if (this.ackTimer) clearTimeout(this.ackTimer);
     this.markConnected();
     this.pending.failAll(null, () => new RpcError('SHUTDOWN', 'RPC agent shut down while the call was pending'));
     this.router.close();

@@ -1,6 +1,3 @@
-import { HEADER_BYTES } from '../messages/message.js';
-import { MessageType } from '../messages/messageType.js';
-
 /**
  * Note [Peer liveness]
  * Every message from a peer (a request on the ROUTER, an answer on its DEALER) counts as a
@@ -12,7 +9,10 @@ import { MessageType } from '../messages/messageType.js';
  * A worker whose event loop is blocked for longer than the window looks dead to the others.
  * The other way round, a blocked worker must not take its peers for dead: when its loop comes
  * back, the liveness timer runs before the messages that arrived meanwhile are read, so the
- * time it could not listen (how late the check runs) does not count as anyone's silence.
+ * time it could not listen (how late the check runs) does not count as anyone's silence. Its
+ * peers have dropped it meanwhile if the pause outlasted the window: they answer its next
+ * messages with DROPPED (Note [Authenticated membership]), and its errors say that it was this
+ * worker that was paused, not blame them.
  * Why not ZeroMQ's socket monitor: zeromq.js 6.8 observers keep a receive pending past their
  * socket's close (a thread terminated then aborts the process, Note [Teardown never aborts]),
  * and a DEALER monitored in a context where monitored sockets were closed before sometimes
@@ -23,6 +23,8 @@ export class Liveness {
   private readonly pinging = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private lastCheck = 0;
+  /** the last time this worker's own loop (or process) stopped for a whole window: how long, and when it came back */
+  private pause = { ms: 0, at: -Infinity };
 
   constructor(
     readonly intervalMs: number,
@@ -52,6 +54,11 @@ export class Liveness {
     if (this.lastHeard.has(name)) this.lastHeard.set(name, performance.now());
   }
 
+  /** How long this worker was paused, if it came back from a pause longer than the window lately (else 0). */
+  recentPauseMs(): number {
+    return performance.now() - this.pause.at < 2 * this.windowMs + this.intervalMs ? this.pause.ms : 0;
+  }
+
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
@@ -62,6 +69,7 @@ export class Liveness {
     // how long this worker's own loop was blocked past the interval: nobody could be heard then
     const deaf = Math.max(0, now - this.lastCheck - this.intervalMs);
     this.lastCheck = now;
+    if (deaf >= this.windowMs) this.pause = { ms: deaf, at: now };
     for (const [name, heardAt] of this.lastHeard) {
       const at = Math.min(now, heardAt + deaf);
       if (deaf > 0) this.lastHeard.set(name, at);
@@ -78,15 +86,4 @@ export class Liveness {
       }
     }
   }
-}
-
-/** A single-message frame set that is a HEARTBEAT_REQ (answered ahead of the request queue). */
-export function isHeartbeat(frames: Uint8Array[]): boolean {
-  const head = frames[0];
-  return (
-    frames.length === 1 &&
-    head !== undefined &&
-    head.byteLength >= HEADER_BYTES &&
-    (head[2]! | (head[3]! << 8)) === MessageType.HEARTBEAT_REQ
-  );
 }

@@ -22,6 +22,12 @@ export interface CurveKeys {
   secretKey: string;
 }
 
+/** What authenticates this worker and its peers (Note [Authenticated membership]); null runs insecure. */
+export interface AgentAuth {
+  secret: Buffer;
+  keys: CurveKeys;
+}
+
 export interface AgentOptions {
   self: WorkerInfo;
   numWorkerThreads: number;
@@ -35,6 +41,10 @@ export interface AgentOptions {
   onPeerGone: (info: WorkerInfo, reason: LeaveReason) => void;
   /** JOIN_REQ from the DEALER identity `name`: add it as a member, or throw to refuse it */
   admit: (record: WorkerRecord, name: string) => void;
+  /** the CURVE keys of every socket (null: plain TCP) */
   curve: CurveKeys | null;
+  /** admit only the group's client keys at the ZeroMQ handshake (Note [CURVE authentication]) */
+  zap: boolean;
+  auth: AgentAuth | null;
   onProtocolError: (e: RpcError) => void;
 }

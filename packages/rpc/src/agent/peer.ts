@@ -1,7 +1,9 @@
 import type { Dealer } from 'zeromq';
 import { RpcError } from '../errors.js';
 import type { LeaveReason } from '../membership.js';
+import type { Outstanding } from './outstanding.js';
 import type { SendQueue } from './sendQueue.js';
+import type { ServedRequests } from './servedRequests.js';
 import type { WorkerInfo } from './workerInfo.js';
 
 /** What the rendezvous (or a JOIN_REQ) tells of a peer: enough to connect to it. */
@@ -16,19 +18,46 @@ export interface PeerSpec {
   maxMessageBytes: number;
 }
 
-/** A connected member: its DEALER and send queue. */
+/** A connected member: its DEALER and send queue, and both sides of Note [Exactly-once calls]. */
 export interface Peer extends PeerSpec {
   dealer: Dealer;
   queue: SendQueue;
+  /** this worker's requests to the peer that have no answer yet */
+  outstanding: Outstanding;
+  /** the peer's requests to this worker: running, or answered and not yet acknowledged */
+  served: ServedRequests;
+  /** answers arrived since this worker last told the peer its watermark */
+  ackOwed: boolean;
+  /** the key of the MACs between this worker and the peer (null: insecure; Note [Authenticated membership]) */
+  macKey: Buffer | null;
 }
 
-/** The error for a call to a worker that left or died (Note [Membership]). */
-export function goneError(info: WorkerInfo, reason: LeaveReason, windowMs: number): RpcError {
+/** Why a member was removed, as far as this worker can tell (Note [Membership], Note [Peer liveness]). */
+export interface Departure {
+  reason: LeaveReason;
+  /** the peer told this worker it had dropped it (its messages reached a group that no longer had it) */
+  droppedUs: boolean;
+  /** how long this worker itself was paused just before (0: it was not) */
+  pausedMs: number;
+}
+
+/** The error for a call to a worker that left or died, telling whose silence it was (Note [Membership]). */
+export function goneError(info: WorkerInfo, d: Departure, windowMs: number): RpcError {
+  const paused =
+    d.pausedMs > 0
+      ? `this worker was paused for ${(d.pausedMs / 1000).toFixed(1)} s (more than the ${windowMs} ms dead-peer window), so the group dropped it`
+      : '';
+  if (d.droppedUs)
+    return new RpcError(
+      'PEER_DISCONNECTED',
+      `${info} dropped this worker from the group (it heard nothing from it for more than ${windowMs} ms)${paused ? `: ${paused}` : ''}`,
+    );
+  if (d.reason === 'left') return new RpcError('PEER_DISCONNECTED', `${info} left the group (shutdown)`);
   return new RpcError(
     'PEER_DISCONNECTED',
-    reason === 'dead'
-      ? `lost the connection to ${info} (it stopped answering heartbeats for ${windowMs} ms)`
-      : `${info} left the group (shutdown)`,
+    paused
+      ? `lost the connection to ${info}: ${paused}`
+      : `lost the connection to ${info} (it stopped answering heartbeats for ${windowMs} ms)`,
   );
 }
 

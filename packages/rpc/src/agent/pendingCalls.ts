@@ -2,11 +2,14 @@ import { RpcError, timeoutError } from '../errors.js';
 import type { Message } from '../messages/message.js';
 import { MessageType, messageKind, messageTypeName } from '../messages/messageType.js';
 import { Deadlines } from './deadlines.js';
+import type { Outstanding } from './outstanding.js';
 import { remoteError } from './remoteError.js';
 import type { WorkerInfo } from './workerInfo.js';
 
 interface Pending {
   to: WorkerInfo;
+  /** where the request waits to be sent again until it settles (Note [Exactly-once calls]) */
+  out: Outstanding | undefined;
   resolve: (m: Message) => void;
   reject: (e: unknown) => void;
 }
@@ -30,20 +33,20 @@ export class PendingCalls {
   }
 
   /** A fresh id and the promise of its answer; `timeoutMs` 0 waits forever. */
-  open(to: WorkerInfo, timeoutMs: number): { id: number; answer: Promise<Message> } {
+  open(to: WorkerInfo, timeoutMs: number, out?: Outstanding): { id: number; answer: Promise<Message> } {
     const id = this.nextId++;
-    const answer = new Promise<Message>((resolve, reject) => this.calls.set(id, { to, resolve, reject }));
+    const answer = new Promise<Message>((resolve, reject) => this.calls.set(id, { to, out, resolve, reject }));
     if (timeoutMs > 0) this.deadlines.add(id, timeoutMs);
     return { id, answer };
   }
 
-  /** Settles the call a message from `from` answers; a request or UNKNOWN sent as an answer fails it. */
-  settle(msg: Message, from: WorkerInfo, onProtocolError: (e: RpcError) => void): void {
+  /** Settles the call a message from `from` answers (false: none waits for it); a request or UNKNOWN sent as an answer fails it. */
+  settle(msg: Message, from: WorkerInfo, onProtocolError: (e: RpcError) => void): boolean {
     const p = this.take(msg.id);
-    if (!p) return;
+    if (!p) return false;
     if (msg.type === MessageType.EXCEPTION) {
       p.reject(remoteError(msg.payload, from));
-      return;
+      return true;
     }
     switch (messageKind(msg.type)) {
       case 'response':
@@ -60,6 +63,7 @@ export class PendingCalls {
         p.reject(e);
       }
     }
+    return true;
   }
 
   fail(id: number, error: unknown): void {
@@ -75,6 +79,7 @@ export class PendingCalls {
     const p = this.calls.get(id);
     if (!p) return undefined;
     this.calls.delete(id);
+    p.out?.delete(id);
     return p;
   }
 }

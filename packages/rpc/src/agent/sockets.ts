@@ -12,8 +12,10 @@ export function openRouter(context: Context, opts: AgentOptions): Router {
     linger: LINGER_MS,
     maxMessageSize: opts.maxMessageBytes,
     mandatory: false,
-    // a worker that rejoins under its name (or reconnects) takes its identity over
-    handover: true,
+    // a second connection under a connected worker's name is refused, so nobody can take a
+    // member's replies over; a worker that reconnects (or rejoins) gets its name back once the
+    // old connection is gone: at once after a reset, after the heartbeat TTL after a silent cut
+    handover: false,
     ...(opts.curve
       ? {
           curveServer: true,

@@ -10,6 +10,11 @@ export class TrafficStats {
   bytesReceived = 0;
   messagesSent = 0;
   messagesReceived = 0;
+  /** requests sent again for want of an answer, and copies of requests received again (Note [Exactly-once calls]) */
+  resent = 0;
+  duplicates = 0;
+  /** messages and connections refused for want of authentication (Note [Authenticated membership]) */
+  refused = 0;
 
   sent(frames: readonly Uint8Array[]): void {
     this.bytesSent += frameBytes(frames);

@@ -59,6 +59,7 @@ describe('MessageType', () => {
       JOIN_RESP: 0x243,
       LEAVE_REQ: 0x144,
       LEAVE_RESP: 0x245,
+      ACK: 0x146,
     });
   });
 
@@ -83,7 +84,7 @@ describe('MessageType', () => {
 });
 
 describe('message framing (Note [Message framing])', () => {
-  it('a call without tensors is one frame: the 12-byte header, then the payload', () => {
+  it('a call without tensors is one frame: the 20-byte header, then the payload', () => {
     const frames = encodeMessage(
       { type: MessageType.PYTHON_CALL, id: 2 ** 40 + 7, payload: { fn: 'f', args: [1] } },
       ctx,
@@ -125,7 +126,7 @@ describe('message framing (Note [Message framing])', () => {
   });
 
   it('rejects a short header, another wire version, an unknown type (keeping the id to answer), and an unsafe id', () => {
-    expect(protocolError(() => decodeHeader(new Uint8Array(5))).message).toContain('expected at least 12');
+    expect(protocolError(() => decodeHeader(new Uint8Array(5))).message).toContain('expected at least 20');
     const head = new Uint8Array(HEADER_BYTES);
     writeHeader(head, MessageType.PYTHON_CALL, 1);
     head[0] = 9;

@@ -1,3 +1,4 @@
+import { MAC_BYTES, mac, macMatches } from '../auth/keys.js';
 import { RpcError } from '../errors.js';
 import { type CodecContext, decodePayload, encodePayloadShared } from './serialize.js';
 import { frameBytes } from './tensorFrames.js';
@@ -50,9 +51,11 @@ export type OutgoingMessage<T extends MessageType = MessageType> = T extends Mes
   : never;
 
 /** Wire format version (byte 0 of every message). */
-export const WIRE_VERSION = 6;
+export const WIRE_VERSION = 7;
 /** Bytes of the fixed header in front of the payload. */
-export const HEADER_BYTES = 12;
+export const HEADER_BYTES = 20;
+/** Flag of byte 1: the head ends with a MAC_BYTES MAC (Note [Authenticated membership]). */
+const SIGNED = 1;
 /** Message ids are int64 in PyTorch; here they stay safe integers (hi word < 2^21). */
 const MAX_HI = 2 ** 21;
 
@@ -61,9 +64,12 @@ const MAX_HI = 2 ** 21;
  * A message is ZeroMQ frames: [head, ...tensor bytes]. `head` is a fixed 12-byte header
  * followed by the MessagePack payload, which holds the bytes of small tensors itself (Note
  * [Small tensors travel inline]; bigger ones are frames, Note [Tensor frames]):
- *   byte 0 version | byte 1 reserved (0) | bytes 2-3 type (u16 LE) |
- *   bytes 4-7 id low word (u32 LE) | bytes 8-11 id high word (u32 LE) ; the number of
- *   tensor frames is the number of frames after `head`.
+ *   byte 0 version | byte 1 flags (SIGNED, or 0) | bytes 2-3 type (u16 LE) |
+ *   bytes 4-7 id low word (u32 LE) | bytes 8-11 id high word (u32 LE) |
+ *   bytes 12-19 `acked`, the sender's acknowledgement watermark (same layout as the id; Note
+ *   [Exactly-once calls]) ; then the payload; a SIGNED head ends with a MAC of everything
+ *   before it (Note [Authenticated membership]). The number of tensor frames is the number of
+ *   frames after `head`.
  * One frame for the header and the payload keeps a small call at one ZeroMQ part, and
  * such single-frame messages may share one ZeroMQ message (Note [Batched messages]). Decoding
  * checks every field and throws RpcError PROTOCOL on anything malformed, so a bad peer can
@@ -87,8 +93,23 @@ export function writeHeader(head: Uint8Array, type: number, id: number): void {
   head[1] = 0;
   head[2] = type & 0xff;
   head[3] = type >>> 8;
-  writeU32(head, 4, id >>> 0);
-  writeU32(head, 8, Math.floor(id / 2 ** 32));
+  writeId(head, 4, id);
+  writeId(head, 12, 0);
+}
+
+/** Writes the acknowledgement watermark of Note [Exactly-once calls] into a header written by writeHeader. */
+export function writeAcked(head: Uint8Array, acked: number): void {
+  writeId(head, 12, acked);
+}
+
+/** The acknowledgement watermark of a header decodeHeader accepted (Note [Exactly-once calls]). */
+export function readAcked(head: Uint8Array): number {
+  return readU32(head, 16) * 2 ** 32 + readU32(head, 12);
+}
+
+function writeId(b: Uint8Array, at: number, id: number): void {
+  writeU32(b, at, id >>> 0);
+  writeU32(b, at + 4, Math.floor(id / 2 ** 32));
 }
 
 function writeU32(b: Uint8Array, at: number, v: number): void {
@@ -107,6 +128,21 @@ export interface Header {
   id: number;
 }
 
+/** `head` with the SIGNED flag and a MAC of it under `key` at its end (a new frame; `head` is unchanged). */
+export function signHead(head: Uint8Array, key: Buffer): Uint8Array {
+  const signed = Buffer.allocUnsafe(head.byteLength + MAC_BYTES);
+  signed.set(head);
+  signed[1] = SIGNED;
+  signed.set(mac(key, signed.subarray(0, head.byteLength)), head.byteLength);
+  return signed;
+}
+
+/** Whether `head` (a header decodeHeader accepted) is SIGNED with a MAC under `key`. */
+export function signedBy(head: Uint8Array, key: Buffer): boolean {
+  const end = head.byteLength - MAC_BYTES;
+  return head[1] === SIGNED && end >= HEADER_BYTES && macMatches(head.subarray(end), key, head.subarray(0, end));
+}
+
 export function decodeHeader(frame: Uint8Array | undefined): Header {
   if (!frame) throw new RpcError('PROTOCOL', 'message has no frames');
   if (frame.byteLength < HEADER_BYTES)
@@ -114,8 +150,10 @@ export function decodeHeader(frame: Uint8Array | undefined): Header {
   const version = frame[0]!;
   if (version !== WIRE_VERSION)
     throw new RpcError('PROTOCOL', `unsupported wire version ${version} (this worker speaks ${WIRE_VERSION})`);
+  if (frame[1]! > SIGNED || (frame[1] === SIGNED && frame.byteLength < HEADER_BYTES + MAC_BYTES))
+    throw new RpcError('PROTOCOL', `malformed header flags ${frame[1]}`);
   const hi = readU32(frame, 8);
-  if (hi >= MAX_HI) throw new RpcError('PROTOCOL', `message id is not a safe integer`);
+  if (hi >= MAX_HI || readU32(frame, 16) >= MAX_HI) throw new RpcError('PROTOCOL', `message id is not a safe integer`);
   const id = hi * 2 ** 32 + readU32(frame, 4);
   const type = frame[2]! | (frame[3]! << 8);
   if (!isMessageType(type)) throw new RpcError('PROTOCOL', `unknown message type ${type}`, { messageId: id });
@@ -137,7 +175,7 @@ export function decodeMessage(
   };
   let payload: unknown;
   try {
-    payload = decodePayload(head.subarray(HEADER_BYTES), full);
+    payload = decodePayload(head.subarray(HEADER_BYTES, head.byteLength - (head[1] === SIGNED ? MAC_BYTES : 0)), full);
     if (full.tensors.length !== full.frames.length) {
       throw new RpcError(
         'PROTOCOL',

@@ -39,6 +39,8 @@ export const MessageType = {
   JOIN_RESP: 0x243,
   LEAVE_REQ: 0x144,
   LEAVE_RESP: 0x245,
+  // a caller's acknowledgement watermark when it has no request to carry it (Note [Exactly-once calls]); never answered
+  ACK: 0x146,
 } as const;
 
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
@@ -89,6 +91,7 @@ export function messageKind(t: MessageType): MessageKind {
     case MessageType.HEARTBEAT_REQ:
     case MessageType.JOIN_REQ:
     case MessageType.LEAVE_REQ:
+    case MessageType.ACK:
       return 'request';
     case MessageType.SCRIPT_RET:
     case MessageType.PYTHON_RET:

@@ -86,6 +86,7 @@ export interface MessagePayloads {
   [MessageType.JOIN_RESP]: null;
   [MessageType.LEAVE_REQ]: null;
   [MessageType.LEAVE_RESP]: null;
+  [MessageType.ACK]: null;
 }
 
 /** The payload of a message of type T (`unknown` for a type nobody declared). */
@@ -163,6 +164,7 @@ const checks = new Map<MessageType, PayloadCheck>([
   [MessageType.JOIN_RESP, isNull],
   [MessageType.LEAVE_REQ, isNull],
   [MessageType.LEAVE_RESP, isNull],
+  [MessageType.ACK, isNull],
 ]);
 
 /** Adds the check of a message type rpc does not define itself (dist-autograd's). */

@@ -1,5 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { decode, encode } from '@msgpack/msgpack';
 import { Dealer, Router } from 'zeromq';
+import { SECRET_ENV, type GroupSecret } from '../auth/groupSecret.js';
+import { mac, macMatches } from '../auth/keys.js';
+import { ticket } from '../auth/ticket.js';
 import type { DeviceMaps } from '../deviceMaps.js';
 import { RpcError } from '../errors.js';
 
@@ -13,6 +17,8 @@ export interface WorkerRecord {
   maxMessageBytes: number;
   /** its backendOptions.deviceMaps, checked against the others' at rendezvous */
   deviceMaps?: DeviceMaps;
+  /** a joiner's proof that the store admitted it (Note [Authenticated membership]) */
+  ticket?: string;
 }
 
 /** Resolves `initMethod` (`tcp://host:port` or `env://` from MASTER_ADDR/MASTER_PORT) to a ZeroMQ address. */
@@ -38,6 +44,12 @@ function check(records: WorkerRecord[], worldSize: number): string | null {
     if (other)
       return `RPC worker name ${r.name} is not unique. Workers ${other.rank} and ${r.rank} share the same name`;
     byName.set(r.name, r);
+  }
+  const byKey = new Map<string, WorkerRecord>();
+  for (const r of records) {
+    const other = r.publicKey ? byKey.get(r.publicKey) : undefined;
+    if (other) return `workers ${other.name} and ${r.name} present the same public key: a key belongs to one worker`;
+    if (r.publicKey) byKey.set(r.publicKey, r);
   }
   const ranks = new Set(records.map((r) => r.rank));
   if (ranks.size !== records.length)
@@ -68,9 +80,18 @@ interface Request {
   record: WorkerRecord;
   /** join a running group (initRpc without worldSize); `record.rank` < 0 lets the store pick the id */
   join: boolean;
+  /** fresh per request: the reply's MAC covers it, so an old reply cannot be replayed */
+  nonce: string;
+  /** where the worker took its group secret from (for the error when the secrets differ) */
+  secretFrom: string | null;
 }
 
-type Reply = { workers: WorkerRecord[]; rank: number } | { error: string };
+type Reply =
+  | { workers: WorkerRecord[]; rank: number; ticket?: string }
+  | { error: string; code?: 'AUTH'; secretFrom?: string | null };
+
+const REQUEST_MAC = 'wiregrad rendezvous request';
+const REPLY_MAC = 'wiregrad rendezvous reply';
 
 function parseRequest(frame: Uint8Array | undefined): Request | null {
   let req: Request;
@@ -84,10 +105,17 @@ function parseRequest(frame: Uint8Array | undefined): Request | null {
     typeof rec?.name !== 'string' ||
     typeof rec.rank !== 'number' ||
     typeof rec.address !== 'string' ||
-    typeof req.join !== 'boolean'
+    typeof req.join !== 'boolean' ||
+    typeof req.nonce !== 'string'
   )
     return null;
   return req;
+}
+
+/** A waiting worker: its socket identity and its request. */
+interface Asker {
+  id: Uint8Array;
+  req: Request;
 }
 
 /**
@@ -99,24 +127,33 @@ function parseRequest(frame: Uint8Array | undefined): Request | null {
  * reconnects until rank 0 binds. Afterwards (or from the start, for a group without a
  * worldSize) the store admits joiners one at a time (Note [Membership]): a name must be
  * unique among live members, ids are never reused, and the joiner gets the current table.
- * Members that leave or die are removed from the table by rank 0's agent.
+ * Members that leave or die are removed from the table by rank 0's agent. With a group secret,
+ * requests and replies carry MACs (Note [Authenticated membership]).
  */
 export class RendezvousStore {
   private readonly members = new Map<string, WorkerRecord>();
   private readonly usedIds = new Set<number>();
   private initial: {
     worldSize: number;
-    waiting: { id: Uint8Array; record: WorkerRecord }[];
+    waiting: Asker[];
     done: (error?: unknown) => void;
   } | null = null;
-  private readonly queuedJoins: { id: Uint8Array; req: Request }[] = [];
+  private readonly queuedJoins: Asker[] = [];
+  /** request nonces seen: a replayed request is ignored */
+  private readonly nonces = new Set<string>();
 
   private constructor(
     private readonly router: Router,
     readonly address: string,
+    private readonly secret: GroupSecret | null,
+    private readonly onRefused: (why: string) => void,
   ) {}
 
-  static async start(address: string): Promise<RendezvousStore> {
+  static async start(
+    address: string,
+    secret: GroupSecret | null,
+    onRefused: (why: string) => void,
+  ): Promise<RendezvousStore> {
     const router = new Router({ linger: 1000 });
     try {
       await router.bind(address);
@@ -127,7 +164,7 @@ export class RendezvousStore {
         `rank 0 cannot serve the rendezvous at ${address}: ${(e as Error).message} (is the port in use?)`,
       );
     }
-    const store = new RendezvousStore(router, address);
+    const store = new RendezvousStore(router, address, secret, onRefused);
     void store.serve();
     return store;
   }
@@ -139,11 +176,11 @@ export class RendezvousStore {
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<WorkerRecord[]> {
-    const waiting: { id: Uint8Array; record: WorkerRecord }[] = [];
+    const waiting: Asker[] = [];
     const all = new Promise<void>((resolve, reject) => {
       this.initial = { worldSize, waiting, done: (e) => (e ? reject(e) : resolve()) };
     });
-    const records = () => [self, ...waiting.map((w) => w.record)];
+    const records = () => [self, ...waiting.map((w) => w.req.record)];
     this.arrived();
     try {
       await withTimeout(
@@ -159,10 +196,10 @@ export class RendezvousStore {
     this.initial = null;
     const error = check(records(), worldSize);
     const table = records().sort((a, b) => a.rank - b.rank);
-    for (const w of waiting) await this.answer(w.id, error ? { error } : { workers: table, rank: w.record.rank });
+    for (const w of waiting) await this.answer(w, error ? { error } : { workers: table, rank: w.req.record.rank });
     if (error) throw new RpcError('RENDEZVOUS', error);
     for (const r of table) this.admit(r);
-    for (const j of this.queuedJoins.splice(0)) await this.join(j.id, j.req);
+    for (const j of this.queuedJoins.splice(0)) await this.join(j);
     return table;
   }
 
@@ -187,16 +224,18 @@ export class RendezvousStore {
 
   private async serve(): Promise<void> {
     try {
-      for await (const [id, frame] of this.router) {
+      for await (const [id, frame, tag] of this.router) {
         const req = parseRequest(frame);
         if (!req) continue;
-        if (req.join && this.initial) this.queuedJoins.push({ id: id!, req });
+        const asker = { id: id!, req };
+        if (!(await this.authentic(asker, frame!, tag))) continue;
+        if (req.join && this.initial) this.queuedJoins.push(asker);
         else if (this.initial) {
-          this.initial.waiting.push({ id: id!, record: req.record });
+          this.initial.waiting.push(asker);
           this.arrived();
-        } else if (req.join) await this.join(id!, req);
+        } else if (req.join) await this.join(asker);
         else
-          await this.answer(id!, {
+          await this.answer(asker, {
             error: `the group at ${this.address} has already started: join it without a worldSize`,
           });
       }
@@ -205,23 +244,51 @@ export class RendezvousStore {
     }
   }
 
-  private async join(id: Uint8Array, { record }: Request): Promise<void> {
+  /**
+   * Whether a request proves the group secret (always, for a store without one). One that does
+   * not is answered with an AUTH error naming where rank 0 took its secret from, never the secret.
+   */
+  private async authentic(asker: Asker, body: Uint8Array, tag: Uint8Array | undefined): Promise<boolean> {
+    if (!this.secret) return true;
+    const { req } = asker;
+    if (tag !== undefined && macMatches(tag, this.secret.secret, REQUEST_MAC, body)) {
+      if (this.nonces.has(req.nonce)) return false; // a replay
+      if (this.nonces.size > 10_000) this.nonces.clear();
+      this.nonces.add(req.nonce);
+      return true;
+    }
+    this.onRefused(`a rendezvous request from '${req.record.name}' that did not prove the group secret`);
+    await this.router
+      .send([asker.id, encode({ error: 'group secret mismatch', code: 'AUTH', secretFrom: this.secret.source })])
+      .catch(() => {});
+    return false;
+  }
+
+  private async join(asker: Asker): Promise<void> {
+    const { record } = asker.req;
     if (this.members.has(record.name))
-      return this.answer(id, { error: `RPC worker name ${record.name} is not unique: a live worker has it` });
+      return this.answer(asker, { error: `RPC worker name ${record.name} is not unique: a live worker has it` });
+    const keyOwner = [...this.members.values()].find((m) => record.publicKey && m.publicKey === record.publicKey);
+    if (keyOwner)
+      return this.answer(asker, {
+        error: `the public key of ${record.name} belongs to ${keyOwner.name}: a key belongs to one worker`,
+      });
     let rank = record.rank;
     if (rank >= 0 && this.usedIds.has(rank))
-      return this.answer(id, {
+      return this.answer(asker, {
         error: `rank ${rank} was already taken in this group (ids are never reused); join without a rank`,
       });
     if (rank < 0) rank = Math.max(-1, ...this.usedIds) + 1;
     const joined = { ...record, rank };
     const workers = [...this.members.values(), joined].sort((a, b) => a.rank - b.rank);
     this.admit(joined);
-    await this.answer(id, { workers, rank });
+    await this.answer(asker, { workers, rank, ...(this.secret ? { ticket: ticket(this.secret.secret, joined) } : {}) });
   }
 
-  private answer(id: Uint8Array, reply: Reply): Promise<void> {
-    return this.router.send([id, encode(reply)]).catch(() => {});
+  private answer({ id, req }: Asker, reply: Reply): Promise<void> {
+    const body = encode(reply);
+    const frames = this.secret ? [id, body, mac(this.secret.secret, REPLY_MAC, req.nonce, body)] : [id, body];
+    return this.router.send(frames).catch(() => {});
   }
 }
 
@@ -231,23 +298,42 @@ export async function requestRendezvous(
   record: WorkerRecord,
   join: boolean,
   timeoutMs: number,
+  secret: GroupSecret | null,
   signal?: AbortSignal,
-): Promise<{ workers: WorkerRecord[]; rank: number }> {
+): Promise<{ workers: WorkerRecord[]; rank: number; ticket?: string }> {
   const address = storeAddress(initMethod);
   const dealer = new Dealer({ linger: 0, reconnectInterval: 50 });
   try {
     dealer.connect(address);
-    await dealer.send(encode({ record, join } satisfies Request));
-    const [frame] = await withTimeout(
+    const nonce = randomBytes(16).toString('base64');
+    const body = encode({ record, join, nonce, secretFrom: secret?.source ?? null } satisfies Request);
+    await dealer.send(secret ? [body, mac(secret.secret, REQUEST_MAC, body)] : [body]);
+    const [frame, tag] = await withTimeout(
       dealer.receive(),
       timeoutMs,
       () => `rendezvous timed out after ${timeoutMs} ms waiting for rank 0 at ${address}`,
       signal,
     );
     const reply = decode(frame!) as Reply;
+    const signed = secret !== null && tag !== undefined && macMatches(tag, secret.secret, REPLY_MAC, nonce, frame!);
+    if ('error' in reply && reply.code === 'AUTH') throw secretMismatch(address, secret, reply.secretFrom ?? null);
+    if (secret && !signed)
+      throw new RpcError(
+        'AUTH',
+        `rank 0 at ${address} did not prove the group secret (this worker took its secret from ${secret.source}); it may run with insecure: true`,
+      );
     if ('error' in reply) throw new RpcError('RENDEZVOUS', reply.error);
     return reply;
   } finally {
     dealer.close();
   }
+}
+
+function secretMismatch(address: string, mine: GroupSecret | null, theirs: string | null): RpcError {
+  return new RpcError(
+    'AUTH',
+    mine
+      ? `rank 0 at ${address} refused this worker: the group secrets differ (this worker took its secret from ${mine.source}; rank 0 took its from ${theirs}). Give every worker the same secret: the same cookie file, ${SECRET_ENV}, or backendOptions.secret`
+      : `rank 0 at ${address} requires the group secret (it took its from ${theirs}); this worker runs with insecure: true`,
+  );
 }

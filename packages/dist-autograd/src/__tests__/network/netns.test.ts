@@ -52,17 +52,26 @@ describe.skipIf(refusal !== null)(
     }
 
     /** The training with rank r in namespace r, listening on that namespace's address; the rendezvous is rank 0's. */
-    async function startWorkers(net: Network, started: WorkerProcess[], ranks = [0, 1, 2]): Promise<WorkerProcess[]> {
-      const [store, ...ports] = await freePorts(4);
+    async function startWorkers(
+      net: Network,
+      started: WorkerProcess[],
+      ranks = [0, 1, 2],
+      faults: (rank: number, proxyPort: number) => Record<string, number> = () => ({}),
+    ): Promise<WorkerProcess[]> {
+      const [store, ...ports] = await freePorts(7);
       const initMethod = `tcp://${net.hosts[0]!.address}:${store}`;
       for (const r of ranks)
         started.push(
-          procs.start(r, { initMethod, listenAddress: `tcp://${net.hosts[r]!.address}:${ports[r]}`, ...TRAINING }, [
-            'ip',
-            'netns',
-            'exec',
-            net.hosts[r]!.ns,
-          ]),
+          procs.start(
+            r,
+            {
+              initMethod,
+              listenAddress: `tcp://${net.hosts[r]!.address}:${ports[r]}`,
+              ...TRAINING,
+              ...faults(r, ports[3 + r]!),
+            },
+            ['ip', 'netns', 'exec', net.hosts[r]!.ns],
+          ),
         );
       return started;
     }
@@ -90,6 +99,26 @@ describe.skipIf(refusal !== null)(
       console.log(
         `trainer step: loopback ${range(loopbackSteps)}; three namespaces over veth + bridge ${range(nsSteps)}`,
       );
+      expect(namespacesOfThisProcess()).toEqual([]);
+    }, 240_000);
+
+    it('e. every worker behind a proxy that resets 2 % of chunks, and the ps cut off for 1.5 s once: the same final parameters (Note [Exactly-once calls])', async () => {
+      const reference = okResult((await loopbackRun(procs))[0]!).params;
+      await withNetwork(async (net, started) => {
+        const workers = await startWorkers(net, started, [0, 1, 2], (rank, proxyPort) => ({
+          proxyPort,
+          resetChance: 0.02,
+          proxySeed: 11 + rank,
+          // the ps's proxy holds everything for 1.5 s, inside the 3 s dead-peer window, mid-training
+          ...(rank === 0 ? { partitionAfterMs: 6000, partitionMs: 1500 } : {}),
+        }));
+        const es = await exits(workers, 150_000);
+        for (const e of es) okResult(e);
+        expect(okResult(es[0]!).params).toEqual(reference);
+        const resets = es.reduce((n, e) => n + ((e.result as { proxy?: { reset: number } }).proxy?.reset ?? 0), 0);
+        expect(resets).toBeGreaterThan(0);
+        console.log(`three namespaces behind resetting proxies: ${resets} connections reset, parameters identical`);
+      });
       expect(namespacesOfThisProcess()).toEqual([]);
     }, 240_000);
 

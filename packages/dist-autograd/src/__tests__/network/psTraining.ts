@@ -26,6 +26,8 @@ export interface TrainingOptions {
   rank: number;
   initMethod: string;
   listenAddress?: string;
+  /** the address peers connect to, when it is not the listen address (a proxy in front of it) */
+  advertisedAddress?: string;
   /** steps per trainer (default 10) */
   steps?: number;
   seed?: number;
@@ -36,6 +38,8 @@ export interface TrainingOptions {
   pauseMs?: number;
   /** report every phase of every step as an event (for a spec's story of a failure) */
   trace?: boolean;
+  /** no authentication nor encryption (a spec that finds a call on the wire by its bytes) */
+  insecure?: boolean;
   onEvent?: (e: TrainingEvent) => void;
 }
 
@@ -241,6 +245,8 @@ export async function train(o: TrainingOptions): Promise<TrainingResult> {
         initMethod: o.initMethod,
         rpcTimeout: o.rpcTimeout ?? 30,
         ...(o.listenAddress ? { listenAddress: o.listenAddress } : {}),
+        ...(o.advertisedAddress ? { advertisedAddress: o.advertisedAddress } : {}),
+        ...(o.insecure ? { insecure: true } : {}),
       },
     });
     o.onEvent?.({ event: 'ready', rank: o.rank });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePorts } from '@wiregrad/test-helpers';
+import { TcpProxy, freePorts } from '@wiregrad/test-helpers';
 import {
   exits,
   loopbackRun,
@@ -12,8 +12,6 @@ import {
   type Line,
   type WorkerProcess,
 } from './processes.js';
-import { RendezvousRelay } from './rendezvousRelay.js';
-import { TcpProxy } from './tcpProxy.js';
 
 const STEPS = TRAINING.steps;
 const LOCAL = '127.0.0.1';
@@ -42,8 +40,8 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
   /**
    * The same three workers, with a TcpProxy in front of each worker's listen port: every
    * connection to a worker (from its peers, and a trainer's own self-connection) crosses that
-   * worker's proxy. The rendezvous goes through a RendezvousRelay that hands out the proxies'
-   * addresses (Note [Proxies between workers]).
+   * worker's proxy: each worker advertises its proxy's address (backendOptions.advertisedAddress).
+   * The rendezvous goes direct.
    */
   async function proxiedRun(o: {
     latencyMs: number;
@@ -51,9 +49,9 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
     during?: (w: WorkerProcess[], proxies: TcpProxy[]) => Promise<void>;
   }) {
     const ranks = [0, 1, 2];
-    // every port picked at once, so none of them is picked twice: the store, the relay, the workers, their proxies
+    // every port picked at once, so none of them is picked twice: the store, the workers, their proxies
     // (below the kernel's ephemeral range: the workers bind theirs seconds later, once their processes run)
-    const [store, relayPort, ...rest] = await freePorts(8);
+    const [store, ...rest] = await freePorts(7);
     const ports = rest.slice(0, 3);
     const proxies = ports.map(
       (port, r) =>
@@ -67,16 +65,11 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
       closers.push(() => p.close());
       await p.start();
     }
-    const relay = new RendezvousRelay(
-      `tcp://${LOCAL}:${store}`,
-      new Map(ports.map((port, r) => [`tcp://${LOCAL}:${port}`, proxies[r]!.address])),
-    );
-    await relay.start(`tcp://${LOCAL}:${relayPort}`);
-    closers.push(() => relay.close());
     const workers = ranks.map((r) =>
       procs.start(r, {
-        initMethod: r === 0 ? `tcp://${LOCAL}:${store}` : relay.address,
+        initMethod: `tcp://${LOCAL}:${store}`,
         listenAddress: `tcp://${LOCAL}:${ports[r]}`,
+        advertisedAddress: proxies[r]!.address,
         ...TRAINING,
         ...o.args,
       }),
@@ -87,7 +80,6 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
       (e: unknown) => e,
     );
     const es = await exits(workers, 90_000);
-    expect(relay.error).toBeNull();
     const failed = await during;
     if (failed) throw failed;
     return { es, proxies, workers };
@@ -168,75 +160,36 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
     });
     for (const e of es) okResult(e);
     expect(okResult(es[0]!).params).toEqual(params);
-    // every worker's connections were cut (the ps's: one per trainer; a trainer's: the ps's, the other's, its own) and came back
-    expect(cut).toEqual([2, 3, 3]);
+    // every worker's connections were cut (each worker's proxy carries the other two's and its own self-connection) and came back
+    expect(cut).toEqual([3, 3, 3]);
     proxies.forEach((p, r) => expect(p.stats.accepted - before[r]!).toBeGreaterThanOrEqual(cut[r]!));
   }, 120_000);
 
-  it('c2. a request cut in flight (connections come back at once): the lost call fails with RpcError TIMEOUT after rpcTimeout, and every worker exits', async () => {
-    await referenceParams();
-    const RPC_TIMEOUT_S = 5;
+  it('c2. a request cut in flight (connections come back at once): it is sent again (Note [Exactly-once calls]) and training completes with the same final parameters', async () => {
+    const params = await referenceParams();
     let cutAt = 0;
     let acceptedBefore = 0;
     const { es, proxies } = await proxiedRun({
       latencyMs: 20,
-      // The ps holds turn 8 (trainer1's step 4) back for 2 s once trainer2 has finished turn 7. The
-      // forward cut is the first one after the pause, and by then trainer2's net.done answer has left
-      // proxy 0 (its delay line released it 2 s before the turn's answer), so trainer2 waits at the
-      // ps for turn 9 with nothing in flight. Cut on the first forward after trainer1's step 3, with
-      // no pause, trainer2's net.done answer was sometimes still in proxy 0 at the cut (its turn had
-      // just been released) and was lost with it: trainer2 failed with TIMEOUT during 'done' (load 16).
-      args: { rpcTimeout: RPC_TIMEOUT_S, trace: 1, pauseAtTurn: 8, pauseMs: 2000 },
+      // The ps holds turn 8 (trainer1's step 4) back for 2 s; the next forward request after the
+      // pause (turn 8's call of net.forward, with x and its autograd metadata) is lost with the cut.
+      // insecure: the cut finds the request by its plaintext (CURVE would hide it)
+      args: { rpcTimeout: 30, pauseAtTurn: 8, pauseMs: 2000, insecure: 1 },
       during: async (w, proxies) => {
         await w[0]!.waitFor((l) => l.event === 'paused', 60_000);
         acceptedBefore = proxies[0]!.stats.accepted;
-        // no trainer has a turn during the pause, so the next forward request (the call of net.forward,
-        // with x and its autograd metadata) is turn 8's, and it is lost with the cut
         const cut = proxies[0]!.cutOnNextData({ minBytes: 1, containing: 'net.forward', direction: 'up' });
-        expect(await cut).toBe(2);
+        expect(await cut).toBe(3); // both trainers' connections to the ps, and the ps's own
         cutAt = performance.now();
       },
     });
     const why = story(es, cutAt);
-    expect(
-      es.map((e) => e.code),
-      why,
-    ).toEqual([1, 1, 1]);
-    // ZeroMQ reconnected both trainers at once...
+    for (const e of es) okResult(e);
+    // ZeroMQ reconnected both trainers, the lost request went again, and every step was applied once
     expect(proxies[0]!.stats.accepted - acceptedBefore, why).toBeGreaterThanOrEqual(2);
-    // ...but nothing resends the lost request: the call waits out its timeout
-    const [ps, ...trainers] = failures(es, why) as [Line & { event: 'failed' }, ...(Line & { event: 'failed' })[]];
-    const lost = trainers.find((t) => t.error.during === 'forward')!;
-    expect(lost, why).toBeDefined();
-    expect(lost.error, why).toEqual({
-      name: 'RpcError',
-      code: 'TIMEOUT',
-      message: `RPC ran for more than set timeout (${RPC_TIMEOUT_S * 1000} ms) and will now be marked with an error`,
-      during: 'forward',
-    });
-    const sent = es[lost.rank]!.lines.filter((l) => l.event === 'phase' && l.phase === 'forward').at(-1)!;
-    expect(sent.at, why).toBeLessThanOrEqual(cutAt + 2000); // (its line and the proxy's data race to this process)
-    // the error reaches the caller once context() has released its autograd context (the ps answers that cleanup)
-    expect(lost.at - sent.at, why).toBeGreaterThanOrEqual(RPC_TIMEOUT_S * 1000 - 100);
-    expect(lost.at - sent.at, why).toBeLessThan(RPC_TIMEOUT_S * 1000 + 8000);
-    // the trainer that waited for its turn hears from the ps that training was aborted, or, when the ps
-    // closed its sockets (shutdown without a barrier) before that answer left, loses the ps
-    const waiting = trainers.find((t) => t !== lost)!;
-    expect(waiting.error.during, why).toBe('turn');
-    if (waiting.error.code === 'REMOTE')
-      expect(waiting.error.message, why).toContain(
-        `training aborted: trainer${lost.rank} failed: RPC ran for more than set timeout`,
-      );
-    else {
-      expect(waiting.error, why).toMatchObject({ name: 'RpcError', code: 'PEER_DISCONNECTED' });
-      expect(waiting.error.message, why).toMatch(/^lost the connection to WorkerInfo\(id=0, name=ps\)/);
-    }
-    expect(ps.error.message, why).toBe(`training aborted: trainer${lost.rank} failed: ${lost.error.message}`);
+    expect(okResult(es[0]!).params, why).toEqual(params);
     const end = Math.max(...es.map((e) => e.lines.at(-1)!.at));
-    expect(end - cutAt, why).toBeLessThan(RPC_TIMEOUT_S * 1000 + 30_000);
-    console.log(
-      `cut in flight: trainer${lost.rank}'s forward failed with ${lost.error.code} ${(lost.at - sent.at).toFixed(0)} ms after it was sent (rpcTimeout ${RPC_TIMEOUT_S} s); all workers exited ${(end - cutAt).toFixed(0)} ms after the cut`,
-    );
+    console.log(`cut in flight: training completed ${(end - cutAt).toFixed(0)} ms after the cut, parameters identical`);
   }, 120_000);
 
   it('c3. every connection cut and refused for 6 s (past three heartbeats): the pending calls fail with RpcError PEER_DISCONNECTED, the ps hears the trainers left (dead), and every worker exits', async () => {

@@ -13,7 +13,7 @@ import {
   setContextTimeout,
 } from '@wiregrad/dist-autograd';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
-import { setMaxFiringSet } from '../../engine/firingSet.js';
+import { setMaxFiringSet } from '../../pass/reachability.js';
 
 // "python UDF" style registered functions used by the cases below
 register('mulAdd', (a: Tensor, b: Tensor) => a.mul(b).add(a));

@@ -2,8 +2,8 @@ import { rand, type Tensor } from '@wiregrad/autograd';
 import { getRpcStats, initRpc, register, rpcState, rpcSync, shutdown } from '@wiregrad/rpc/internal';
 import { backward, context, getContainer, getDebugInfo, getGradients } from '@wiregrad/dist-autograd';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
-import { setReleaseWait } from '../../cleanup.js';
-import { setMaxFiringSet } from '../../engine/firingSet.js';
+import { setReleaseWait } from '../../workerState.js';
+import { setMaxFiringSet } from '../../pass/reachability.js';
 
 register('affine', (x: Tensor, w: Tensor) => x.mul(w).add(1));
 register('sent', () => getRpcStats().messagesSent);

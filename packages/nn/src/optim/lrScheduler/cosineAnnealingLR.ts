@@ -27,4 +27,9 @@ export class CosineAnnealingLR extends LRScheduler {
       (g) => ((1 + Math.cos((Math.PI * e) / T)) / (1 + Math.cos((Math.PI * (e - 1)) / T))) * (g.lr - etaMin) + etaMin,
     );
   }
+
+  protected override getClosedFormLr(): number[] {
+    const { lastEpoch: e, tMax: T, etaMin } = this;
+    return this.baseLrs.map((base) => etaMin + ((base - etaMin) * (1 + Math.cos((Math.PI * e) / T))) / 2);
+  }
 }

@@ -16,4 +16,8 @@ export class ExponentialLR extends LRScheduler {
     const lrs = groupsOf(this.optimizer).map((g) => g.lr);
     return this.lastEpoch === 0 ? lrs : lrs.map((lr) => lr * this.gamma);
   }
+
+  protected override getClosedFormLr(): number[] {
+    return this.baseLrs.map((base) => base * this.gamma ** this.lastEpoch);
+  }
 }

@@ -34,4 +34,9 @@ export class LinearLR extends LRScheduler {
     if (e > n) return lrs;
     return lrs.map((lr) => lr * (1 + (f - s) / (n * s + (e - 1) * (f - s))));
   }
+
+  protected override getClosedFormLr(): number[] {
+    const { lastEpoch: e, startFactor: s, endFactor: f, totalIters: n } = this;
+    return this.baseLrs.map((base) => base * (s + ((f - s) * Math.min(n, e)) / n));
+  }
 }

@@ -16,6 +16,10 @@ export const pyMod = (a: number, b: number): number => ((a % b) + b) % b;
  * sets lastEpoch to 0 and the groups' lr to getLr()'s values. Each `step()` increments
  * lastEpoch and writes getLr() into the groups. getLr() is PyTorch's chainable (recursive)
  * form, computed from the groups' current lr, so schedulers compose as in PyTorch.
+ * `step(epoch)` (PyTorch's deprecated form, which SequentialLR uses at its milestones) sets
+ * lastEpoch to `epoch` and takes the lrs from the closed form where the scheduler has one
+ * (getClosedFormLr: StepLR, MultiStepLR, ConstantLR, LinearLR, ExponentialLR,
+ * CosineAnnealingLR, PolynomialLR), else from getLr().
  */
 export abstract class LRScheduler {
   readonly optimizer: Optimizer;
@@ -44,8 +48,8 @@ export abstract class LRScheduler {
     this.lastEpoch = lastEpoch;
   }
 
-  /** The first step, run by each subclass's constructor once its own fields are set. */
-  protected initialStep(): void {
+  /** The first step, run by each subclass's constructor once its own fields are set (and by SequentialLR). */
+  initialStep(): void {
     this.stepCount = 0;
     this.step();
   }
@@ -53,10 +57,19 @@ export abstract class LRScheduler {
   /** The learning rates for the current lastEpoch (PyTorch's get_lr). */
   abstract getLr(): number[];
 
-  step(): void {
+  /** The lrs at lastEpoch computed from the base lrs alone, for schedulers that have such a form. */
+  protected getClosedFormLr?(): number[];
+
+  step(epoch?: number): void {
     this.stepCount++;
-    this.lastEpoch++;
-    const lrs = this.getLr();
+    let lrs: number[];
+    if (epoch === undefined) {
+      this.lastEpoch++;
+      lrs = this.getLr();
+    } else {
+      this.lastEpoch = epoch;
+      lrs = this.getClosedFormLr ? this.getClosedFormLr() : this.getLr();
+    }
     groupsOf(this.optimizer).forEach((g, i) => (g.lr = lrs[i]!));
     this.lastLr = groupsOf(this.optimizer).map((g) => g.lr);
   }
@@ -68,18 +81,22 @@ export abstract class LRScheduler {
 
   /** Every field but the optimizer and functions (PyTorch's state_dict; LambdaLR's functions stay out, as in PyTorch). */
   stateDict(): Record<string, unknown> {
-    const isFn = (v: unknown) =>
-      typeof v === 'function' || (Array.isArray(v) && v.some((x) => typeof x === 'function'));
-    return Object.fromEntries(
-      Object.entries(this)
-        .filter(([k, v]) => k !== 'optimizer' && !isFn(v))
-        .map(([k, v]) => [k, structuredClone(v)]),
-    );
+    return ownState(this, ['optimizer']);
   }
 
   loadStateDict(sd: Record<string, unknown>): void {
     Object.assign(this, structuredClone(sd));
   }
+}
+
+/** A structured clone of `obj`'s own fields but `exclude` and functions (or lists of functions). */
+export function ownState(obj: object, exclude: readonly string[]): Record<string, unknown> {
+  const isFn = (v: unknown) => typeof v === 'function' || (Array.isArray(v) && v.some((x) => typeof x === 'function'));
+  return Object.fromEntries(
+    Object.entries(obj)
+      .filter(([k, v]) => !exclude.includes(k) && !isFn(v))
+      .map(([k, v]) => [k, structuredClone(v)]),
+  );
 }
 
 function describe(v: unknown): string {

@@ -19,4 +19,10 @@ export class MultiStepLR extends LRScheduler {
     const k = this.milestones[this.lastEpoch];
     return k === undefined ? lrs : lrs.map((lr) => lr * this.gamma ** k);
   }
+
+  protected override getClosedFormLr(): number[] {
+    // bisect_right over the milestones, each repeated as often as it was given
+    const passed = Object.entries(this.milestones).reduce((n, [m, k]) => n + (Number(m) <= this.lastEpoch ? k : 0), 0);
+    return this.baseLrs.map((base) => base * this.gamma ** passed);
+  }
 }

@@ -20,4 +20,8 @@ export class StepLR extends LRScheduler {
     if (this.lastEpoch === 0 || this.lastEpoch % this.stepSize !== 0) return lrs;
     return lrs.map((lr) => lr * this.gamma);
   }
+
+  protected override getClosedFormLr(): number[] {
+    return this.baseLrs.map((base) => base * this.gamma ** Math.floor(this.lastEpoch / this.stepSize));
+  }
 }

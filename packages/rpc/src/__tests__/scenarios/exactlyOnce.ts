@@ -1,0 +1,92 @@
+import { arange, tensor, toTypedArray, type Tensor } from '@wiregrad/tensor';
+import { getRpcStats, initRpc, register, rpcAsync, rpcSync, shutdown } from '@wiregrad/rpc';
+import { TcpProxy, type ScenarioContext } from '@wiregrad/test-helpers';
+
+/** The parameter server's state (rank 1): an update applied twice would change it. */
+let params: Tensor = tensor(new Float32Array(64).fill(1));
+let updates = 0;
+let increments = 0;
+register('update', (grad: Tensor) => {
+  updates++;
+  params = params.mul(0.9).sub(grad);
+  return params;
+});
+register('increment', () => ++increments);
+register('executions', () => ({ updates, increments }));
+
+/** The gradient of step `s`, the same on every run. */
+const gradient = (s: number): Tensor => arange(64).mul(0.001 * ((s % 7) + 1));
+
+export interface ExactlyOnceExtra {
+  /** the proxy in front of each rank's listen port: [proxy, listen] */
+  ports: [number, number][];
+  resetChance: number;
+  /** cut every connection for this long, in the middle of the run (0: none) */
+  partitionMs: number;
+  steps: number;
+  heartbeatMs: number;
+  deadAfterHeartbeats: number;
+}
+
+/**
+ * The spec of Note [Exactly-once calls]: rank 0 trains rank 1's parameters through a proxy that
+ * resets connections (and optionally cuts them for a while); every update must be applied
+ * once, in order, so the result equals the same updates applied locally, bit for bit.
+ */
+export async function run({ rank, worldSize, initMethod, extra }: ScenarioContext) {
+  const x = extra as ExactlyOnceExtra;
+  const [proxyPort, listenPort] = x.ports[rank]!;
+  const proxies =
+    rank === 0
+      ? x.ports.map(
+          ([port, target], r) =>
+            new TcpProxy({
+              target: { host: '127.0.0.1', port: target },
+              listen: { port },
+              resetChance: x.resetChance,
+              seed: 17 + r,
+            }),
+        )
+      : [];
+  await Promise.all(proxies.map((p) => p.start()));
+  await initRpc(`worker${rank}`, {
+    rank,
+    worldSize,
+    backendOptions: {
+      initMethod,
+      rpcTimeout: 60,
+      heartbeatMs: x.heartbeatMs,
+      deadAfterHeartbeats: x.deadAfterHeartbeats,
+      listenAddress: `tcp://127.0.0.1:${listenPort}`,
+      advertisedAddress: `tcp://127.0.0.1:${proxyPort}`,
+    },
+  });
+  if (rank !== 0) {
+    await rpcSync(0, 'increment'); // traffic this way too: rank 1 calls through rank 0's proxy
+    return new Promise<unknown>((resolve) => register('finish', async () => void setTimeout(resolve, 10)));
+  }
+  let expected: Tensor = tensor(new Float32Array(64).fill(1));
+  let last: Tensor | null = null;
+  for (let s = 0; s < x.steps; s++) {
+    if (x.partitionMs > 0 && s === Math.floor(x.steps / 2))
+      void Promise.all(proxies.map((p) => p.partition(x.partitionMs)));
+    expected = expected.mul(0.9).sub(gradient(s));
+    last = await rpcSync<Tensor>(1, 'update', [gradient(s)]);
+    // a burst of concurrent calls every few steps: answers out of order, ids interleaved
+    if (s % 10 === 0) await Promise.all(Array.from({ length: 8 }, () => rpcAsync(1, 'increment')));
+  }
+  const executions = await rpcSync<{ updates: number; increments: number }>(1, 'executions');
+  const resets = proxies.reduce((n, p) => n + p.stats.reset, 0);
+  const { resent } = getRpcStats();
+  for (const p of proxies) p.setResetChance(0);
+  await rpcSync(1, 'finish');
+  await shutdown();
+  await Promise.all(proxies.map((p) => p.close()));
+  return {
+    bitIdentical: Buffer.from(toTypedArray(last!).buffer).equals(Buffer.from(toTypedArray(expected).buffer)),
+    updates: executions.updates,
+    increments: executions.increments,
+    resets,
+    resent,
+  };
+}

@@ -1,0 +1,33 @@
+import { initRpc, register, rpcSync, shutdown, type RpcError } from '@wiregrad/rpc';
+import { sleep, type ScenarioContext } from '@wiregrad/test-helpers';
+
+register('ping', () => 'pong');
+
+/**
+ * Rank 1's event loop stops for 1.5 s (a paused process looks the same to its peers), longer
+ * than the 600 ms dead-peer window: rank 0 drops it. Back, rank 1's next call learns that from
+ * rank 0 at once (DROPPED), and its error says that it was rank 1 that was paused.
+ */
+export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
+  await initRpc(`worker${rank}`, {
+    rank,
+    worldSize,
+    backendOptions: { initMethod, rpcTimeout: 10, heartbeatMs: 200, deadAfterHeartbeats: 3 },
+  });
+  await rpcSync((rank + 1) % worldSize, 'ping');
+  if (rank === 0) {
+    await sleep(4000);
+    await shutdown({ graceful: false });
+    return 'ok';
+  }
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);
+  await sleep(50);
+  const t0 = performance.now();
+  const error = await rpcSync(0, 'ping').then(
+    () => null,
+    (e: RpcError) => ({ code: e.code, message: e.message }),
+  );
+  const ms = performance.now() - t0;
+  await shutdown({ graceful: false });
+  return { error, ms };
+}
