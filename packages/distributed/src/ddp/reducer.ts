@@ -1,18 +1,16 @@
 import {
   AccumulateGrad,
-  InputBuffer,
   type Node,
-  NodeTask,
   type Tensor,
   cat,
   copy_,
-  currentGraphTask,
   narrow,
   noGrad,
   queueCallback,
   tensor,
   zeros,
 } from '@wiregrad/autograd';
+import { InputBuffer, NodeTask, currentGraphTask } from '@wiregrad/autograd/internal';
 import { allReduce } from '../collectives/allReduce.js';
 import { ReduceOp } from '../collectives/reduceOp.js';
 import { DistributedError } from '../errors.js';
@@ -38,8 +36,9 @@ interface Bucket {
  * buckets launch strictly in bucket order, so every rank issues the same collectives in the
  * same order (Note [Collective mailbox]); each bucket writes its averaged values back into
  * `.grad` as soon as its all-reduce completes, while backward goes on. When the last bucket has
- * launched, a ReducerWait node joins the running GraphTask, so backwardAsync() resolves only
- * once every bucket is averaged; a queueCallback callback then checks that every bucket was
+ * launched, a ReducerWait node joins the running GraphTask (pushed on its cpu queue with its
+ * outstandingTasks counted, as the engine pushes a ready node, which the engine counts down when
+ * the node's Promise settles), so backwardAsync() resolves only once every bucket is averaged; a queueCallback callback then checks that every bucket was
  * reduced (else PyTorch's "Expected to have finished reduction" error). With
  * findUnusedParameters each bucket carries one more value per parameter, 1 where the rank used
  * it: a parameter no rank used keeps its `.grad` as it was (null), as in PyTorch.

@@ -1,4 +1,5 @@
-import { Node, type Grads, type Tensor, collectNextEdges, setHistory } from '@wiregrad/autograd';
+import { Node, type Grads, type Tensor } from '@wiregrad/autograd';
+import { collectNextEdges, setHistory } from '@wiregrad/autograd/internal';
 
 /**
  * Note [DDP needs backwardAsync]
