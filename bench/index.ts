@@ -12,6 +12,7 @@ const suites: [string, () => Promise<{ run(): Promise<Row[] | void> }>][] = [
   ['ps', () => import('./ps.bench.js')],
   ['liveness', () => import('./liveness.bench.js')],
   ['gpu', () => import('./gpu.bench.js')],
+  ['distributed', () => import('./distributed.bench.js')],
 ];
 
 const only = process.argv.slice(2);

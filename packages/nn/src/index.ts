@@ -48,7 +48,7 @@ export type { Reduction, CrossEntropyOptions, NllLossOptions } from './functiona
 export { TensorDataset, Subset, randomSplit } from './data/dataset.js';
 export type { Dataset } from './data/dataset.js';
 export { DataLoader, defaultCollate } from './data/dataLoader.js';
-export type { DataLoaderOptions } from './data/dataLoader.js';
+export type { DataLoaderOptions, Sampler } from './data/dataLoader.js';
 export { Generator } from './data/generator.js';
 export { serialize, deserialize, safetensorsMetadata } from './serialization/safetensors.js';
 export { save, load } from './serialization/checkpoint.js';

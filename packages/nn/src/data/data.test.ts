@@ -45,6 +45,26 @@ describe('TensorDataset, DataLoader, randomSplit (torch.utils.data)', () => {
     expect(order(a)).not.toEqual(e1); // the next epoch draws the next permutation
   });
 
+  it('a sampler gives the indices of each epoch, in its order, and the number of batches; it excludes shuffle', () => {
+    let epoch = 0;
+    const sampler = {
+      length: 5,
+      *[Symbol.iterator]() {
+        for (let i = 0; i < 5; i++) yield (i * 3 + epoch) % 10;
+      },
+    };
+    const loader = new DataLoader(ds(), { batchSize: 2, sampler });
+    const order = () => [...loader].flatMap(([, y]) => y!.tolist() as number[]);
+    expect(loader.length).toBe(3);
+    expect(order()).toEqual([0, 30, 60, 90, 20]);
+    epoch = 1;
+    expect(order()).toEqual([10, 40, 70, 0, 30]);
+    expect(new DataLoader(ds(), { batchSize: 2, sampler, dropLast: true }).length).toBe(2);
+    expect(() => new DataLoader(ds(), { sampler, shuffle: true })).toThrow(
+      'sampler option is mutually exclusive with shuffle',
+    );
+  });
+
   it('a collate function gets the samples; the default collate stacks tensors, numbers and fields', () => {
     const items = { length: 3, getItem: (i: number) => ({ x: tensor([i, i]), label: i, name: `n${i}` }) };
     const [batch] = [...new DataLoader(items, { batchSize: 3 })];

@@ -29,6 +29,13 @@ export interface DataLoaderOptions<T, B> {
   dropLast?: boolean;
   /** samples -> batch; default: defaultCollate (or the dataset's getBatch when it has one) */
   collateFn?: (samples: T[]) => B;
+  /** the indices of each epoch, in order (e.g. a DistributedSampler); excludes `shuffle` */
+  sampler?: Sampler;
+}
+
+/** torch.utils.data.Sampler: iterated once per epoch for the dataset indices to load; `length` of them. */
+export interface Sampler extends Iterable<number> {
+  readonly length: number;
 }
 
 /**
@@ -41,6 +48,7 @@ export class DataLoader<T, B = T> implements Iterable<B> {
   readonly dropLast: boolean;
   private readonly generator: Generator;
   private readonly collateFn: ((samples: T[]) => B) | undefined;
+  readonly sampler: Sampler | undefined;
 
   constructor(
     readonly dataset: Dataset<T>,
@@ -57,16 +65,23 @@ export class DataLoader<T, B = T> implements Iterable<B> {
     this.dropLast = dropLast;
     this.generator = generatorOf(opts.generator);
     this.collateFn = opts.collateFn;
+    if (opts.sampler && shuffle)
+      throw new NnError('INVALID_ARGUMENT', 'sampler option is mutually exclusive with shuffle');
+    this.sampler = opts.sampler;
   }
 
   get length(): number {
-    const n = this.dataset.length;
+    const n = this.sampler ? this.sampler.length : this.dataset.length;
     return this.dropLast ? Math.floor(n / this.batchSize) : Math.ceil(n / this.batchSize);
   }
 
   *[Symbol.iterator](): Iterator<B> {
-    const n = this.dataset.length;
-    const order = this.shuffle ? this.generator.randperm(n) : Array.from({ length: n }, (_, i) => i);
+    const order = this.sampler
+      ? [...this.sampler]
+      : this.shuffle
+        ? this.generator.randperm(this.dataset.length)
+        : Array.from({ length: this.dataset.length }, (_, i) => i);
+    const n = order.length;
     for (let start = 0; start < n; start += this.batchSize) {
       const indices = order.slice(start, start + this.batchSize);
       if (this.dropLast && indices.length < this.batchSize) break;

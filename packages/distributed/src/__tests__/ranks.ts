@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '@wiregrad/test-helpers';
+
+const packageDir = fileURLToPath(new URL('../../', import.meta.url));
+const main = fileURLToPath(new URL('./rankMain.ts', import.meta.url));
+
+/** How one rank's process ended and what its scenario returned. */
+export interface RankRun {
+  rank: number;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** what `run()` returned (null if the process printed no result) */
+  result: unknown;
+  stderr: string;
+  /** ms from spawn to exit */
+  ms: number;
+}
+
+export interface RanksOptions {
+  /** passed to every rank's run() */
+  extra?: unknown;
+  /** SIGKILL every rank still running after this many ms (default 60 s) */
+  timeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Runs `scenarios/<name>.ts` in `worldSize` node processes, each a rank of a real process group
+ * on ZeroMQ sockets: torchrun's variables (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR,
+ * MASTER_PORT on a free port) are set as wiregrad-run sets them, and rankMain.ts prints what
+ * the scenario's run() returned. Resolves when every process has exited.
+ */
+export async function runRanks(name: string, worldSize: number, opts: RanksOptions = {}): Promise<RankRun[]> {
+  const port = await freePort();
+  const scenario = fileURLToPath(new URL(`./scenarios/${name}.ts`, import.meta.url));
+  return Promise.all(
+    Array.from({ length: worldSize }, (_, rank) => {
+      const t0 = performance.now();
+      const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', main, scenario], {
+        cwd: packageDir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...process.env,
+          ...opts.env,
+          RANK: String(rank),
+          LOCAL_RANK: String(rank),
+          WORLD_SIZE: String(worldSize),
+          MASTER_ADDR: '127.0.0.1',
+          MASTER_PORT: String(port),
+          SCENARIO_EXTRA: JSON.stringify(opts.extra ?? null),
+        },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+      return new Promise<RankRun>((resolve) =>
+        child.once('close', (code, signal) => {
+          clearTimeout(timer);
+          const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
+          let result: unknown = null;
+          try {
+            result = line ? (JSON.parse(line.slice(7)) as unknown) : null;
+          } catch (e) {
+            stderr += `\nits RESULT line is not JSON: ${(e as Error).message}`;
+          }
+          resolve({
+            rank,
+            code,
+            signal,
+            result,
+            stderr,
+            ms: performance.now() - t0,
+          });
+        }),
+      );
+    }),
+  );
+}

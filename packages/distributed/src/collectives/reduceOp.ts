@@ -1,0 +1,56 @@
+import type { TypedArray } from '@wiregrad/autograd';
+
+/** torch.distributed.ReduceOp (AVG, NCCL-only in PyTorch 1.13, works everywhere here). */
+export const ReduceOp = {
+  SUM: 'SUM',
+  AVG: 'AVG',
+  PRODUCT: 'PRODUCT',
+  MIN: 'MIN',
+  MAX: 'MAX',
+} as const;
+export type ReduceOp = (typeof ReduceOp)[keyof typeof ReduceOp];
+
+const OPS = new Set<string>(Object.values(ReduceOp));
+export const isReduceOp = (op: unknown): op is ReduceOp => typeof op === 'string' && OPS.has(op);
+
+/**
+ * `acc[i] = acc[i] op x[i]`, in place. A typed array rounds every step to its dtype, so a
+ * fixed order of operands gives the same bits on every rank (Note [Fixed reduction order]).
+ * AVG accumulates as SUM; `finish` divides once at the end. int32 wraps around, as in PyTorch.
+ */
+export function combine(acc: TypedArray, x: TypedArray, op: ReduceOp): void {
+  const n = acc.length;
+  switch (op) {
+    case 'SUM':
+    case 'AVG':
+      // one loop per array type: a loop that sees several types runs several times slower
+      if (acc instanceof Float32Array) sumFloat32(acc, x as Float32Array);
+      else if (acc instanceof Float64Array) sumFloat64(acc, x as Float64Array);
+      else for (let i = 0; i < n; i++) acc[i] = acc[i]! + x[i]!;
+      break;
+    case 'PRODUCT':
+      if (acc instanceof Int32Array) for (let i = 0; i < n; i++) acc[i] = Math.imul(acc[i]!, x[i]!);
+      else for (let i = 0; i < n; i++) acc[i] = acc[i]! * x[i]!;
+      break;
+    case 'MIN':
+      for (let i = 0; i < n; i++) if (x[i]! < acc[i]! || Number.isNaN(x[i]!)) acc[i] = x[i]!;
+      break;
+    case 'MAX':
+      for (let i = 0; i < n; i++) if (x[i]! > acc[i]! || Number.isNaN(x[i]!)) acc[i] = x[i]!;
+      break;
+  }
+}
+
+/** AVG's division by the number of ranks, once, after the sum. */
+export function finish(acc: TypedArray, op: ReduceOp, ranks: number): void {
+  if (op !== 'AVG') return;
+  for (let i = 0; i < acc.length; i++) acc[i] = acc[i]! / ranks;
+}
+
+function sumFloat32(acc: Float32Array, x: Float32Array): void {
+  for (let i = 0; i < acc.length; i++) acc[i] = acc[i]! + x[i]!;
+}
+
+function sumFloat64(acc: Float64Array, x: Float64Array): void {
+  for (let i = 0; i < acc.length; i++) acc[i] = acc[i]! + x[i]!;
+}

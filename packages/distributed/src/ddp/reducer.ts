@@ -1,0 +1,161 @@
+import {
+  AccumulateGrad,
+  type Node,
+  type Tensor,
+  cat,
+  copy_,
+  narrow,
+  noGrad,
+  queueCallback,
+  tensor,
+  zeros,
+} from '@wiregrad/autograd';
+import { InputBuffer, NodeTask, currentGraphTask } from '@wiregrad/autograd/internal';
+import { allReduce } from '../collectives/allReduce.js';
+import { ReduceOp } from '../collectives/reduceOp.js';
+import { DistributedError } from '../errors.js';
+import type { ProcessGroup } from '../processGroup.js';
+import { ReducerWait } from './sink.js';
+
+interface Bucket {
+  /** parameter indices, in the order their gradients are laid out in the flat buffer */
+  params: number[];
+  /** parameters of this bucket not ready yet in this pass */
+  pending: number;
+  /** the all-reduce and write-back of this pass, once launched */
+  done: Promise<void> | null;
+}
+
+/**
+ * Note [Reducer]
+ * PyTorch's Reducer (reducer.cpp). A forward with gradient sync on arms it (prepareForBackward;
+ * with findUnusedParameters it also walks the graph from the outputs to find the parameters
+ * it cannot reach). Backward: DDP's sink node runs first and begins the pass (the unreachable
+ * parameters are marked ready at once); each parameter's post-accumulate-grad hook marks it
+ * ready; a bucket whose parameters are all ready is flattened and all-reduced (AVG), and
+ * buckets launch strictly in bucket order, so every rank issues the same collectives in the
+ * same order (Note [Collective mailbox]); each bucket writes its averaged values back into
+ * `.grad` as soon as its all-reduce completes, while backward goes on. When the last bucket has
+ * launched, a ReducerWait node joins the running GraphTask (pushed on its cpu queue with its
+ * outstandingTasks counted, as the engine pushes a ready node, which the engine counts down when
+ * the node's Promise settles), so backwardAsync() resolves only once every bucket is averaged; a queueCallback callback then checks that every bucket was
+ * reduced (else PyTorch's "Expected to have finished reduction" error). With
+ * findUnusedParameters each bucket carries one more value per parameter, 1 where the rank used
+ * it: a parameter no rank used keeps its `.grad` as it was (null), as in PyTorch.
+ */
+export class Reducer {
+  private readonly buckets: Bucket[];
+  private readonly bucketOf: number[] = [];
+  private armed = false;
+  private nextBucket = 0;
+  private readonly ready = new Set<number>();
+  private reachable: Set<Tensor> | null = null;
+
+  constructor(
+    private readonly params: readonly Tensor[],
+    assignment: number[][],
+    private readonly group: ProcessGroup,
+    private readonly findUnusedParameters: boolean,
+    /** runs after every bucket is averaged, before backwardAsync resolves (buffer broadcast) */
+    private readonly afterReduction: () => Promise<void>,
+  ) {
+    this.buckets = assignment.map((params) => ({ params, pending: params.length, done: null }));
+    assignment.forEach((ps, b) => ps.forEach((i) => (this.bucketOf[i] = b)));
+    params.forEach((p, i) => p.registerPostAccumulateGradHook(() => this.markReady(i)));
+  }
+
+  /** Arms the reducer for the backward of a forward whose outputs are `outputs`. */
+  prepareForBackward(outputs: readonly Tensor[]): void {
+    this.armed = true;
+    this.nextBucket = 0;
+    this.ready.clear();
+    for (const b of this.buckets) {
+      b.pending = b.params.length;
+      b.done = null;
+    }
+    this.reachable = this.findUnusedParameters ? reachableParameters(outputs) : null;
+  }
+
+  /** The sink ran: a synced backward pass began (Note [DDP needs backwardAsync]). */
+  beginBackward(): void {
+    if (!this.armed) return;
+    queueCallback(() => this.checkFinished());
+    if (this.reachable) this.params.forEach((p, i) => this.reachable!.has(p) || this.markReady(i));
+  }
+
+  private markReady(i: number): void {
+    if (!this.armed || this.ready.has(i)) return;
+    this.ready.add(i);
+    this.buckets[this.bucketOf[i]!]!.pending--;
+    while (this.nextBucket < this.buckets.length && this.buckets[this.nextBucket]!.pending === 0)
+      this.launch(this.buckets[this.nextBucket++]!);
+    if (this.nextBucket === this.buckets.length) this.joinPass();
+  }
+
+  private launch(bucket: Bucket): void {
+    const ps = bucket.params.map((i) => this.params[i]!);
+    // a parameter this pass did not reach contributes zeros, whatever its .grad holds (as PyTorch)
+    const used = ps.map((p) => (!this.reachable || this.reachable.has(p) ? 1 : 0));
+    const parts = ps.map((p, k) =>
+      (used[k] && p.grad ? p.grad : zeros(p.shape, { dtype: p.dtype })).detach().reshape([-1]),
+    );
+    if (this.findUnusedParameters) parts.push(tensor(used, { dtype: ps[0]!.dtype }));
+    const flat = noGrad(() => cat(parts));
+    bucket.done = allReduce(flat, { op: ReduceOp.AVG, group: this.group }).then(() =>
+      noGrad(() => {
+        let offset = 0;
+        const total = ps.reduce((n, p) => n + p.numel, 0);
+        ps.forEach((p, k) => {
+          const avg = narrow(flat, 0, offset, p.numel).reshape([...p.shape]);
+          offset += p.numel;
+          if (this.findUnusedParameters && narrow(flat, 0, total + k, 1).item() === 0) return; // no rank used it
+          if (p.grad) copy_(p.grad, avg);
+          else p.grad = avg.clone();
+        });
+      }),
+    );
+    bucket.done.catch(() => {}); // awaited by ReducerWait; a pass that failed earlier must not crash the process
+  }
+
+  /** Every bucket launched: backward completes only when they are all averaged (Note [Reducer]). */
+  private joinPass(): void {
+    const task = currentGraphTask();
+    if (!task) return;
+    const wait = new ReducerWait(async () => {
+      await Promise.all(this.buckets.map((b) => b.done));
+      this.armed = false;
+      await this.afterReduction();
+    });
+    task.outstandingTasks++;
+    task.cpuReadyQueue.push(new NodeTask(task, wait, new InputBuffer(0)));
+  }
+
+  private checkFinished(): void {
+    if (this.nextBucket === this.buckets.length) return;
+    this.armed = false;
+    const missing = this.params.map((_, i) => i).filter((i) => !this.ready.has(i));
+    throw new DistributedError(
+      'UNFINISHED_REDUCTION',
+      'Expected to have finished reduction in the prior iteration before starting a new one. This error indicates ' +
+        'that your module has parameters that were not used in producing loss. You can enable unused parameter ' +
+        'detection by passing { findUnusedParameters: true } to DistributedDataParallel, and by making sure all ' +
+        `forward function outputs participate in calculating loss. Parameter indices which did not receive grad: ${missing.join(' ')}`,
+    );
+  }
+}
+
+/** The leaves the graph of `outputs` reaches (through AccumulateGrad nodes). */
+function reachableParameters(outputs: readonly Tensor[]): Set<Tensor> {
+  const seen = new Set<Node>();
+  const found = new Set<Tensor>();
+  const stack: Node[] = [];
+  for (const o of outputs) if (o.gradFn) stack.push(o.gradFn as Node);
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    if (node instanceof AccumulateGrad) found.add(node.variable);
+    for (const e of node.nextEdges) if (e.node) stack.push(e.node);
+  }
+  return found;
+}
