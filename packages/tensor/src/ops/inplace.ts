@@ -66,7 +66,12 @@ function writeInto(target: Tensor, result: Tensor, gradFnName: string): Tensor {
  * itself; alpha scales y first (a temporary, released at once). Everything else, and every
  * write autograd must record, keeps Note [In-place ops]'s path.
  */
-function binaryInPlace(kernel: KernelAttrs<'BinaryInto'>['op'], x: Tensor, other: TensorOrScalar, alpha: number | undefined): boolean {
+function binaryInPlace(
+  kernel: KernelAttrs<'BinaryInto'>['op'],
+  x: Tensor,
+  other: TensorOrScalar,
+  alpha: number | undefined,
+): boolean {
   // anything else (a bad argument included) takes the out-of-place path, which names what is wrong
   if (!(x instanceof Tensor) || x.dtype !== 'float32' || !x.isContiguous()) return false;
   if (!(other instanceof Tensor || typeof other === 'number')) return false;
