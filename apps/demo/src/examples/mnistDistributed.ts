@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { indexSelect, manualSeed, noGrad, setNumThreads, type Tensor, tensor } from '@wiregrad/autograd';
 import { crossEntropy, functional as F, load, save, type Sequential } from '@wiregrad/nn';
-import { RRef, getWorkerInfos, register, rpcSync } from '@wiregrad/rpc';
+import { RRef, getWorkerInfos, onWorkerLeave, register, rpcSync } from '@wiregrad/rpc';
 import { DistributedOptimizer, backward, context } from '@wiregrad/dist-autograd';
 import type { DemoConfig } from '../cli.js';
 import { report } from '../protocol.js';
@@ -22,8 +22,9 @@ import { OneCycleSGD } from './mnistOptimizer.js';
  * over the trainers, unlike the Iris example whose forward runs on the server), then
  * distributed backward sends the gradients back through the RPC to the clones' parameters, and
  * DistributedOptimizer.step applies them on the server. Trainers never wait for each other.
- * A trainer that dies is dropped and the others train on (Note [Membership]). When the last
- * trainer still in the group is done, the server saves the model as .safetensors; that trainer
+ * A trainer that dies is dropped and the others train on (Note [Membership]). Trainers that are
+ * done wait at `mnist.done` for every trainer still in the group (not for one that died); then
+ * the one that finished last has the server save the model as .safetensors; that trainer
  * loads the file into a fresh model and checks it predicts the held-out digits as the
  * parameters it fetched last do.
  */
@@ -38,8 +39,24 @@ register('mnist.init', (seed: number) => {
   return model.parameters().map((p) => new RRef(p));
 });
 register('mnist.params', () => model!.parameters().map((p) => p.clone()));
-/** A trainer is done: how many trainers still in the group are not (0: it was the last). */
-register('mnist.done', () => getWorkerInfos().filter((w) => w.name !== 'ps').length - ++finished);
+/** Trainers that said they are done and wait for the rest: each hears whether it finished last. */
+const doneWaiting: (() => void)[] = [];
+function answerWhenAllDone(): void {
+  if (getWorkerInfos().filter((w) => w.name !== 'ps').length - finished <= 0)
+    for (const answer of doneWaiting.splice(0)) answer();
+}
+// a trainer that died is not waited for: the one that finished last among the others saves
+onWorkerLeave(answerWhenAllDone);
+/** A trainer is done: resolves once every trainer still in the group is, with whether this one finished last. */
+register(
+  'mnist.done',
+  () =>
+    new Promise<boolean>((resolve) => {
+      const order = ++finished;
+      doneWaiting.push(() => resolve(order === finished));
+      answerWhenAllDone();
+    }),
+);
 register('mnist.save', async (path: string) => {
   mkdirSync(resolve(path, '..'), { recursive: true });
   await save(model!.stateDict(), path, { metadata: { format: 'pt', model: 'wiregrad demo MNIST convnet' } });
@@ -116,9 +133,10 @@ export async function mnistTrainer(c: DemoConfig, rank: number): Promise<void> {
   }
   const seconds = (performance.now() - t0) / 1000;
   const lines: string[] = [];
-  const stillTraining = await rpcSync<number>('ps', 'mnist.done');
+  // no timeout: the others may train a while longer (a dead server still fails it, Note [Peer liveness])
+  const last = await rpcSync<boolean>('ps', 'mnist.done', [], { timeout: 0 });
   let testAcc: number;
-  if (stillTraining === 0) {
+  if (last) {
     // the last trainer: the server saves the model; reload it here and compare predictions
     const final = await rpcSync<Tensor[]>('ps', 'mnist.params');
     const expected = await predict((b) => forwardWith(final, b), data.test.x);
@@ -138,7 +156,7 @@ export async function mnistTrainer(c: DemoConfig, rank: number): Promise<void> {
     const p = await rpcSync<Tensor[]>('ps', 'mnist.params');
     testAcc = accuracyOf(await predict((b) => forwardWith(p, b), data.test.x), data.test.y);
     lines.push(
-      `[${label}] held-out accuracy when it finished: ${(100 * testAcc).toFixed(1)}% (the server went on with the other trainers)`,
+      `[${label}] held-out accuracy when it finished: ${(100 * testAcc).toFixed(1)}% (another trainer finished last and had the model saved)`,
     );
   }
   lines.push(
