@@ -14,12 +14,15 @@ const consumer = inject('consumerDir');
  * `programs/everything.ts` keeps every export of @wiregrad/autograd (so all of tensor too),
  * minified by esbuild for browsers and gzipped: 49,238 bytes (136,619 minified) when a budget
  * was first set; 60,848 (189,649 minified) with the Web Worker pool, the conv kernels and the
- * relaxed-SIMD gemm, when it was set to 64 KiB, about 8 % above. About 11 KB of it are the two
- * base64 builds of the WebAssembly kernels (plain and relaxed SIMD, ~5.6 KB each). gpu.js is not
+ * relaxed-SIMD gemm, when it was set to 64 KiB, about 8 % above; 66,573 (207,962 minified) with
+ * the in-place SIMD kernels (BinaryInto, in both WebAssembly builds), the heap ballasts of Note
+ * [Telling V8 about heap blocks], the driven-pass API of Note [Driving a pass] and the typed kernel
+ * table, when it was set to 68 KiB. About 11 KB of it are the two base64 builds of the
+ * WebAssembly kernels (plain and relaxed SIMD, ~5.6 KB each). gpu.js is not
  * in it: a page loads gpu.js's own browser build for the gpu device. Raise the budget
  * deliberately, with the reason in the commit, never to make a failing run pass unexamined.
  */
-const BUDGET_GZIP_BYTES = 64 * 1024;
+const BUDGET_GZIP_BYTES = 68 * 1024;
 
 function expectNoNode(b: Bundle): void {
   expect(b.externals).toEqual([]);
