@@ -13,6 +13,7 @@ import './install.js';
 
 export { DrivenPass, openPass } from './engine/drivenPass.js';
 export type { PassOptions } from './engine/drivenPass.js';
+export { awaitInPass, canAwait } from './engine/awaitInPass.js';
 export { gradientEdge, collectNextEdges, setHistory, gradAccumulator } from './engine/gradientEdge.js';
 export { currentGraphTask } from './engine/threadState.js';
 export { MAX_SEQUENCE_NR } from './engine/node.js';

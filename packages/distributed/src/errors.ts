@@ -8,7 +8,8 @@ export type DistributedErrorCode =
   | 'PEER_GONE'
   | 'DESTROYED'
   | 'NOT_READY'
-  | 'UNFINISHED_REDUCTION';
+  | 'UNFINISHED_REDUCTION'
+  | 'NEEDS_BACKWARD_ASYNC';
 
 /** Every failure of @wiregrad/distributed reaches the caller as a DistributedError with a code. */
 export class DistributedError extends Error {

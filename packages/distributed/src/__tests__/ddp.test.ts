@@ -21,10 +21,15 @@ describe('DistributedDataParallel on 2 processes', () => {
     expect(r1.initial).toEqual(r0.initial);
     expect(r0.stateDictKeys).toEqual(['module.0.weight', 'module.0.bias', 'module.2.weight', 'module.2.bias']);
     expect(r0.sameParams).toBe(true);
-    expect(r0.syncBackward).toMatchObject({
-      code: 'INVALID_STATE',
-      message: 'DistributedDataParallel.apply returned a Promise; nodes that await need backwardAsync()',
-    });
+    // a plain backward() fails on every rank before any gradient reaches the module, and the group goes on
+    for (const r of [r0, r1]) {
+      expect(r.syncBackward).toMatchObject({
+        name: 'DistributedError',
+        code: 'NEEDS_BACKWARD_ASYNC',
+        message: expect.stringContaining('needs `await loss.backwardAsync()`'),
+      });
+      expect(r.gradsAfterSyncBackward).toEqual([null, null, null, null]);
+    }
 
     // parity: 2 ranks with B each == 1 process with 2B, after several SGD steps
     expect(r1.trained).toEqual(r0.trained);

@@ -10,12 +10,11 @@ import {
   tensor,
   zeros,
 } from '@wiregrad/autograd';
-import { InputBuffer, NodeTask, currentGraphTask } from '@wiregrad/autograd/internal';
+import { awaitInPass } from '@wiregrad/autograd/internal';
 import { allReduce } from '../collectives/allReduce.js';
 import { ReduceOp } from '../collectives/reduceOp.js';
 import { DistributedError } from '../errors.js';
 import type { ProcessGroup } from '../processGroup.js';
-import { ReducerWait } from './sink.js';
 
 interface Bucket {
   /** parameter indices, in the order their gradients are laid out in the flat buffer */
@@ -36,9 +35,8 @@ interface Bucket {
  * buckets launch strictly in bucket order, so every rank issues the same collectives in the
  * same order (Note [Collective mailbox]); each bucket writes its averaged values back into
  * `.grad` as soon as its all-reduce completes, while backward goes on. When the last bucket has
- * launched, a ReducerWait node joins the running GraphTask (pushed on its cpu queue with its
- * outstandingTasks counted, as the engine pushes a ready node, which the engine counts down when
- * the node's Promise settles), so backwardAsync() resolves only once every bucket is averaged; a queueCallback callback then checks that every bucket was
+ * launched, the reducer waits for them inside the running pass (Note [Awaiting in a pass]), so
+ * backwardAsync() resolves only once every bucket is averaged; a queueCallback callback then checks that every bucket was
  * reduced (else PyTorch's "Expected to have finished reduction" error). With
  * findUnusedParameters each bucket carries one more value per parameter, 1 where the rank used
  * it: a parameter no rank used keeps its `.grad` as it was (null), as in PyTorch.
@@ -114,20 +112,16 @@ export class Reducer {
         });
       }),
     );
-    bucket.done.catch(() => {}); // awaited by ReducerWait; a pass that failed earlier must not crash the process
+    bucket.done.catch(() => {}); // awaited in the pass (joinPass); a pass that failed earlier must not crash the process
   }
 
   /** Every bucket launched: backward completes only when they are all averaged (Note [Reducer]). */
   private joinPass(): void {
-    const task = currentGraphTask();
-    if (!task) return;
-    const wait = new ReducerWait(async () => {
+    awaitInPass('DistributedDataParallelReducerWait', async () => {
       await Promise.all(this.buckets.map((b) => b.done));
       this.armed = false;
       await this.afterReduction();
     });
-    task.outstandingTasks++;
-    task.cpuReadyQueue.push(new NodeTask(task, wait, new InputBuffer(0)));
   }
 
   private checkFinished(): void {

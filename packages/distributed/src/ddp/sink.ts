@@ -1,15 +1,16 @@
 import { Node, type Grads, type Tensor } from '@wiregrad/autograd';
-import { collectNextEdges, setHistory } from '@wiregrad/autograd/internal';
+import { canAwait, collectNextEdges, setHistory } from '@wiregrad/autograd/internal';
+import { DistributedError } from '../errors.js';
 
 /**
  * Note [DDP needs backwardAsync]
  * The averaged gradients arrive over the network, and JavaScript cannot block until they do, so
  * a DDP backward must be `await loss.backwardAsync()`. DDP's outputs pass through this node
- * (PyTorch's _DDPSink), whose apply returns a Promise: the first thing backward runs on the DDP
- * side of the graph. Under backwardAsync() it tells the reducer a pass began (Note [Reducer]);
- * a synchronous `loss.backward()` refuses a node that returns a Promise, so it fails right there,
- * before any gradient is accumulated, with AutogradError INVALID_STATE
- * "DistributedDataParallel.apply returned a Promise; nodes that await need backwardAsync()".
+ * (PyTorch's _DDPSink): the first thing backward runs on the DDP side of the graph. Under
+ * backwardAsync() it tells the reducer a pass began (Note [Reducer]). Under a synchronous
+ * `loss.backward()` it throws NEEDS_BACKWARD_ASYNC (Note [Awaiting in a pass]: canAwait), which
+ * backward() rethrows as it is, before any gradient of the DDP module is accumulated and
+ * before any collective starts, so every rank fails alike and the group stays usable.
  */
 export class DDPSink extends Node {
   constructor(
@@ -29,24 +30,15 @@ export class DDPSink extends Node {
     return 'DistributedDataParallel';
   }
 
-  apply(grads: Grads): Promise<Grads> {
+  apply(grads: Grads): Grads {
+    if (!canAwait())
+      throw new DistributedError(
+        'NEEDS_BACKWARD_ASYNC',
+        'the loss of a DistributedDataParallel model needs `await loss.backwardAsync()`: its gradients are averaged ' +
+          'over the network while backward runs, and backward() cannot wait for them (for a backward without ' +
+          'gradient sync, run the forward inside ddp.noSync())',
+      );
     this.onBackward();
-    return Promise.resolve(grads);
-  }
-}
-
-/** The last node of a DDP backward: it completes once every bucket is averaged into `.grad` (Note [Reducer]). */
-export class ReducerWait extends Node {
-  constructor(private readonly done: () => Promise<void>) {
-    super();
-    this.setNextEdges([]);
-  }
-
-  name(): string {
-    return 'DistributedDataParallelReducerWait';
-  }
-
-  apply(): Promise<Grads> {
-    return this.done().then(() => []);
+    return grads;
   }
 }

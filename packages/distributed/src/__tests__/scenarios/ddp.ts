@@ -49,6 +49,7 @@ export async function run({ rank }: { rank: number }) {
   out.syncBackward = await errorOf(() =>
     mseLoss(ddp.call(narrow(X.select(0, 0), 0, rank * B, B)), narrow(Y.select(0, 0), 0, rank * B, B)).backward(),
   );
+  out.gradsAfterSyncBackward = model.parameters().map((p) => p.grad);
   model.zeroGrad();
 
   const opt = new SGD(ddp.parameters(), { lr: 0.002 });
