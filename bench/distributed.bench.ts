@@ -6,6 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@wiregrad/test-helpers';
+import { MALLOC_TUNABLES } from '@wiregrad/distributed';
 import { printRows, type Row } from './report.js';
 
 type Side = 'ours' | 'torch';
@@ -35,6 +36,8 @@ async function group(side: Side, world: number, env: Record<string, string>): Pr
         OMP_NUM_THREADS: '1',
         OPENBLAS_NUM_THREADS: '1',
         OMP_WAIT_POLICY: process.env.OMP_WAIT_POLICY ?? 'PASSIVE',
+        // as wiregrad-run starts its workers (Note [Large messages and malloc]); the same for gloo's side
+        GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? MALLOC_TUNABLES,
       },
     });
     let out = '';
