@@ -1,5 +1,6 @@
 import { Context, type Router, context as threadContext, type Reply } from 'zeromq';
 import { LINGER_MS, openDealer, openRouter } from './sockets.js';
+import { type LocalEndpoint, hostKey, ipcAddress, reachesLocally } from './localTransport.js';
 import { startZap } from './zap.js';
 import { RpcError } from '../errors.js';
 import { splitBatch } from '../messages/batch.js';
@@ -37,6 +38,7 @@ import type { WorkerInfo } from './workerInfo.js';
 
 export type { AgentAuth, AgentOptions, CurveKeys, Handler, Handlers } from './options.js';
 export type { PeerSpec } from './peer.js';
+export type { LocalEndpoint } from './localTransport.js';
 
 /** How long an answer's acknowledgement waits for a request to the same peer to carry it, in ms. */
 const ACK_DELAY_MS = 20;
@@ -72,9 +74,19 @@ const ACK_DELAY_MS = 20;
  * with PEER_DISCONNECTED (Note [Peer liveness]). `close()` closes every socket (Note
  * [Teardown never aborts]).
  */
+/** A ROUTER the agent serves on, with its send queue (the answers to a request go out where it came in). */
+interface Listener {
+  router: Router;
+  queue: SendQueue;
+}
+
 export class Agent {
   readonly router: Router;
   private readonly routerQueue: SendQueue;
+  /** the ROUTER on this machine's Unix socket (Note [Same-machine peers over Unix sockets]) */
+  private local: Listener | null = null;
+  /** this machine's identity (hostKey) */
+  private readonly host = hostKey();
   private readonly peers = new Map<string, Peer>();
   private readonly byName = new Map<string, WorkerInfo>();
   private readonly byId = new Map<number, WorkerInfo>();
@@ -108,6 +120,8 @@ export class Agent {
   readonly stats = new TrafficStats();
   /** listen addresses of the peers by id (diagnostics, tests and JOIN_REQ announcements) */
   readonly peerAddresses = new Map<number, string>();
+  /** the address each peer's DEALER connected to (its ipc:// socket on this machine, else its TCP address) */
+  readonly peerRoutes = new Map<number, string>();
   /** public keys allowed to connect when CURVE is on */
   readonly allowedKeys = new Set<string>();
   address = '';
@@ -157,8 +171,31 @@ export class Agent {
       throw new RpcError('INVALID_ARGUMENT', `cannot listen on ${address}: ${(e as Error).message}`);
     }
     this.address = this.router.lastEndpoint ?? address;
-    void this.serveLoop();
+    void this.serveLoop({ router: this.router, queue: this.routerQueue });
+    if (this.opts.ipcDir) await this.bindLocal(this.opts.ipcDir);
     return this.address;
+  }
+
+  /** Also listens on a Unix socket in `dir` for peers on this machine; without it, TCP only. */
+  private async bindLocal(dir: string): Promise<void> {
+    // tracked from the start: close() closes it whenever it comes (Note [Teardown never aborts])
+    const router = openRouter(this.context, this.opts, true);
+    const local = (this.local = { router, queue: new SendQueue(router, this.opts.batchMessages) });
+    try {
+      await local.router.bind(ipcAddress(dir));
+    } catch {
+      // a path too long, a full disk, or closed meanwhile: peers take TCP
+      this.local = null;
+      local.router.close();
+      return;
+    }
+    if (!this.closed) void this.serveLoop(local);
+  }
+
+  /** Where peers on this machine reach this worker (null: TCP only). */
+  get localEndpoint(): LocalEndpoint | null {
+    const address = this.local?.router.lastEndpoint;
+    return address ? { host: this.host, address } : null;
   }
 
   /** Connects a DEALER to every peer of the rendezvous (this worker included: self-calls go over the wire too). */
@@ -175,7 +212,10 @@ export class Agent {
       throw new RpcError('INVALID_ARGUMENT', `RPC worker name ${p.info.name} is not unique`);
     if (p.publicKey) this.allowedKeys.add(p.publicKey);
     this.peerAddresses.set(p.info.id, p.address);
-    const dealer = openDealer(this.context, this.opts, this.self.name, p);
+    const local = this.opts.ipcDir !== null && reachesLocally(p.ipc, this.host);
+    const route = local ? p.ipc!.address : p.address;
+    this.peerRoutes.set(p.info.id, route);
+    const dealer = openDealer(this.context, this.opts, this.self.name, p, route, local);
     const peer: Peer = {
       ...p,
       dealer,
@@ -311,10 +351,10 @@ export class Agent {
     }
   }
 
-  private async serveLoop(): Promise<void> {
+  private async serveLoop(via: Listener): Promise<void> {
     try {
       // See Note [Receive loops hold no message]
-      await receiveEach(this.router, ([identity, ...received]) => {
+      await receiveEach(via.router, ([identity, ...received]) => {
         // Note [Answer before re-arming]: zeromq.js answers more slowly while a receive is
         // pending on the same socket, so when the worker is idle a request that completes
         // within this turn is answered before the loop asks for the next one; under load
@@ -323,13 +363,13 @@ export class Agent {
         const name = Buffer.from(identity!.buffer, identity!.byteOffset, identity!.byteLength).toString();
         let served: Promise<void> | null = null;
         for (const frames of this.split(received)) {
-          const serve = () => this.serve(identity!, name, frames);
+          const serve = () => this.serve(via, identity!, name, frames);
           if (!this.isConnected)
             served = this.limiter.run(async () => {
               await this.connected;
-              if (this.accept(identity!, name, frames)) await serve();
+              if (this.accept(via, identity!, name, frames)) await serve();
             });
-          else if (this.accept(identity!, name, frames)) served = this.limiter.run(serve);
+          else if (this.accept(via, identity!, name, frames)) served = this.limiter.run(serve);
         }
         return idle && served ? Promise.race([served, endOfTurn()]) : undefined;
       });
@@ -346,7 +386,7 @@ export class Agent {
    * [Peer liveness]); an ACK only moves the caller's watermark, and a copy of a request already
    * running or stale is dropped, of an answered one answered again (Note [Exactly-once calls]).
    */
-  private accept(identity: Uint8Array, name: string, frames: Uint8Array[]): boolean {
+  private accept(via: Listener, identity: Uint8Array, name: string, frames: Uint8Array[]): boolean {
     const secure = this.opts.auth !== null;
     let header: Header;
     try {
@@ -363,7 +403,7 @@ export class Agent {
         // a member this worker dropped, back (paused, cut off): tell it, so it does not blame us
         const dropped = new RpcError('DROPPED', `${this.self} dropped ${name} from the group`);
         if (header.type !== MessageType.ACK)
-          void this.answer(identity, undefined, header.id, {
+          void this.answer(via, identity, undefined, header.id, {
             type: MessageType.EXCEPTION,
             payload: exceptionPayload(dropped, this.self),
           });
@@ -378,7 +418,7 @@ export class Agent {
     }
     this.liveness.heard(name);
     if (header.type === MessageType.HEARTBEAT_REQ) {
-      void this.answer(identity, peer?.info, header.id, { type: MessageType.HEARTBEAT_RESP, payload: null });
+      void this.answer(via, identity, peer?.info, header.id, { type: MessageType.HEARTBEAT_RESP, payload: null });
       return false;
     }
     if (!peer) return true;
@@ -390,7 +430,7 @@ export class Agent {
     const admission = peer.served.admit(header.id, acked);
     if (admission === 'serve') return true;
     this.stats.duplicates++;
-    if (admission !== 'drop') void this.routerQueue.send(admission, identity).catch(() => {});
+    if (admission !== 'drop') void via.queue.send(admission, identity).catch(() => {});
     return false;
   }
 
@@ -424,8 +464,8 @@ export class Agent {
     }
   }
 
-  /** Serves one request from the worker whose DEALER identity is `identity` (its `name`). */
-  private async serve(identity: Uint8Array, name: string, frames: Uint8Array[]): Promise<void> {
+  /** Serves one request that came in on `via` from the worker whose DEALER identity is `identity` (its `name`). */
+  private async serve(via: Listener, identity: Uint8Array, name: string, frames: Uint8Array[]): Promise<void> {
     this.stats.received(frames);
     if (!this.byName.has(name)) await this.connected;
     let from = this.byName.get(name);
@@ -469,11 +509,12 @@ export class Agent {
       if (id === undefined) return;
       reply = { type: MessageType.EXCEPTION, payload: exceptionPayload(e, this.self) };
     }
-    await this.answer(identity, from, id, reply);
+    await this.answer(via, identity, from, id, reply);
   }
 
-  /** Sends the answer to request `id` back to the caller's identity. */
+  /** Sends the answer to request `id` back to the caller's identity, on the ROUTER the request came in on. */
   private async answer(
+    via: Listener,
     identity: Uint8Array,
     from: WorkerInfo | undefined,
     id: number,
@@ -496,7 +537,7 @@ export class Agent {
     }
     this.stats.sent(out);
     if (peer && reply.type !== MessageType.HEARTBEAT_RESP) peer.served.answered(id, out);
-    await this.routerQueue.send(out, identity).catch(() => {});
+    await via.queue.send(out, identity).catch(() => {});
   }
 
   /** Sends every request unanswered for too long again (Note [Exactly-once calls]). */
@@ -565,7 +606,11 @@ export class Agent {
     if (this.closed) return;
     // queued messages go out first, unless a peer stopped reading (then its send never ends)
     let timer: NodeJS.Timeout | undefined;
-    const drained = Promise.all([this.routerQueue.drain(), ...[...this.peers.values()].map((p) => p.queue.drain())]);
+    const drained = Promise.all([
+      this.routerQueue.drain(),
+      this.local?.queue.drain(),
+      ...[...this.peers.values()].map((p) => p.queue.drain()),
+    ]);
     await Promise.race([drained, new Promise((r) => (timer = setTimeout(r, LINGER_MS)))]);
     clearTimeout(timer);
     this.closed = true;
@@ -575,6 +620,7 @@ export class Agent {
     this.markConnected();
     this.pending.failAll(null, () => new RpcError('SHUTDOWN', 'RPC agent shut down while the call was pending'));
     this.router.close();
+    this.local?.router.close();
     for (const p of this.peers.values()) p.dealer.close();
     this.zap?.close();
   }
