@@ -1,6 +1,13 @@
 import { type Context, Dealer, Router } from 'zeromq';
 import type { AgentOptions } from './options.js';
 import type { PeerSpec } from './peer.js';
+import type { SendQueue } from './sendQueue.js';
+
+/** A ROUTER the agent serves on, with its send queue (the answers to a request go out where it came in). */
+export interface Listener {
+  router: Router;
+  queue: SendQueue;
+}
 
 /** How long closing sockets may still deliver what was queued (ZMQ_LINGER), in ms. */
 export const LINGER_MS = 1000;
