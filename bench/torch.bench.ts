@@ -40,7 +40,7 @@ export function oursMlp(): () => void {
 
 const gflops = (n: number, ms: number) => (2 * n ** 3) / ms / 1e6;
 
-interface Peers {
+export interface Peers {
   one: TorchPeer;
   two: TorchPeer;
   label: string;
@@ -51,7 +51,7 @@ interface Peers {
  * each timed in blocks (Note [Timed blocks]); the row compares ours with the faster and prints
  * both, with the steal each side's blocks saw.
  */
-async function vsTorch(
+export async function vsTorch(
   peers: Peers,
   caseName: string,
   kase: TorchCase,
@@ -80,7 +80,7 @@ async function vsTorch(
 }
 
 /** Ours against tfjs-wasm, both in this process, in blocks. */
-async function vsTfjs(caseName: string, ours: () => unknown, peer: () => unknown, calls: number): Promise<Row> {
+export async function vsTfjs(caseName: string, ours: () => unknown, peer: () => unknown, calls: number): Promise<Row> {
   const m = await blockMedians({ ours: timedBlock(ours), peer: timedBlock(peer) }, calls);
   return compare(caseName, ['wiregrad', m.ours], ['tfjs-wasm', m.peer], 0);
 }

@@ -78,6 +78,30 @@ def setup(case):
             opt.step()
 
         return step
+    if case == 'lstm':
+        # bench/seq.bench.ts: an LSTM layer, seq 64, batch 32, input and hidden 256, forward + backward
+        lstm = torch.nn.LSTM(256, 256)
+        x = torch.randn(64, 32, 256)
+
+        def lstm_step():
+            lstm.zero_grad(set_to_none=True)
+            out, _ = lstm(x)
+            out.sum().backward()
+
+        return lstm_step
+    if case == 'encoderLayer':
+        # bench/seq.bench.ts: TransformerEncoderLayer(128, 4) (feed-forward 2048, dropout 0.1, training),
+        # seq 64, batch 32, forward + backward + SGD step
+        layer = torch.nn.TransformerEncoderLayer(128, 4)
+        opt = torch.optim.SGD(layer.parameters(), lr=0.01)
+        src = torch.randn(64, 32, 128)
+
+        def encoder_step():
+            opt.zero_grad(set_to_none=True)
+            layer(src).sum().backward()
+            opt.step()
+
+        return encoder_step
     raise ValueError(f'unknown case {case}')
 
 

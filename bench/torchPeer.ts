@@ -15,7 +15,7 @@ export const PYTHONS = [process.env.WIREGRAD_BENCH_PYTHON, '/usr/bin/python3', '
   (p): p is string => !!p,
 );
 
-export type TorchCase = 'matmul512' | 'matmul1024' | 'add' | 'add_' | 'exp' | 'chain' | 'mlp';
+export type TorchCase = 'matmul512' | 'matmul1024' | 'add' | 'add_' | 'exp' | 'chain' | 'mlp' | 'lstm' | 'encoderLayer';
 
 export class TorchPeer {
   private readonly lines: AsyncIterator<string>;

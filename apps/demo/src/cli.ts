@@ -33,6 +33,8 @@ export interface DemoConfig {
   /** (names) sample from the checkpoint at `from` instead of training */
   sample: boolean;
   from: string | null;
+  /** (names) train with DistributedDataParallel on 2 processes launched by wiregrad-run */
+  ddp: boolean;
 }
 
 /** A command line the demo cannot run: main.ts prints the message and a hint, and exits with 2. */
@@ -46,6 +48,7 @@ export const USAGE_HINT = "run 'pnpm demo --help' for the examples and options";
 
 export const USAGE = `usage: pnpm demo [ps | pipeline | mnist | names] [options]
        pnpm demo names --sample --from out/names.safetensors              (names from a saved model)
+       pnpm demo names --ddp                                    (data-parallel on 2 processes instead)
        pnpm demo worker --rank N --master tcp://HOST:PORT [options]   (one worker, e.g. on another machine)
        pnpm demo worker --join --rank N --master tcp://HOST:PORT      (a trainer joining a running ps run)
 
@@ -85,6 +88,8 @@ options:
   --steps N        (names) training steps, default 1500 (held-out loss every 100)
   --sample         (names) sample 20 names from the checkpoint given by --from, in this process
   --from FILE      (names) the checkpoint to sample from (a names.safetensors the demo wrote)
+  --ddp            (names) train the whole model on 2 processes with DistributedDataParallel
+                   (@wiregrad/distributed, launched by wiregrad-run), each on half of every batch
   --bench          aggregate training steps/s of the ps example with 1, 2 and 4 trainer processes,
                    three rounds taking turns, medians: a quick look, 250 epochs a run (2-3 minutes)
   --long           (with --bench) the full sweep, 1500 epochs a run (about 10 minutes)
@@ -125,6 +130,7 @@ const OPTIONS = {
   steps: { type: 'string' },
   sample: { type: 'boolean' },
   from: { type: 'string' },
+  ddp: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -184,8 +190,9 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
     throw new UsageError(`unknown example '${exampleName}' (expected ps, pipeline, mnist or names)`);
   const mnist = exampleName === 'mnist';
   const names = exampleName === 'names';
-  if (!names && (v.steps !== undefined || v.sample !== undefined || v.from !== undefined))
-    throw new UsageError('--steps, --sample and --from are for the names example');
+  if (!names && (v.steps !== undefined || v.sample !== undefined || v.from !== undefined || v.ddp !== undefined))
+    throw new UsageError('--steps, --sample, --from and --ddp are for the names example');
+  if (v.ddp && v.sample) throw new UsageError('--ddp trains; --sample reads a checkpoint: use one of them');
   if (v.sample && v.from === undefined) throw new UsageError('--sample needs --from FILE (a names.safetensors)');
   if (names && v.epochs !== undefined) throw new UsageError('the names example counts --steps, not --epochs');
   const device = v.device ?? 'cpu';
@@ -231,6 +238,7 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
     steps: int('steps', v.steps, 1500, 1),
     sample: v.sample ?? false,
     from: v.from === undefined ? null : resolve(cwd, v.from),
+    ddp: v.ddp ?? false,
   };
   if (config.bench && (command !== 'run' || exampleName !== 'ps'))
     throw new UsageError('--bench measures the ps example: pnpm demo --bench [--epochs N]');

@@ -27,6 +27,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     // mnist with --workers N runs on the launcher like ps and pipeline (a server and N-1 trainer processes)
     if (c.example === 'names' && c.sample) return await (await import('./examples/names.js')).runNamesSample(c);
+    if (c.example === 'names' && c.ddp) return await (await import('./examples/namesDdp.js')).runNamesDdp(c);
     if (c.example === 'mnist' && c.workers === 1) return await (await import('./examples/mnist.js')).runMnist(c);
     return await (await import('./launcher.js')).launch(c);
   } catch (e) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type Node, checkpoint, detectAnomaly, setDetectAnomaly, tensor } from './index.js';
+import { type Node, type Tensor, checkpoint, detectAnomaly, grad, setDetectAnomaly, tensor } from './index.js';
 
 const leaf = (v: number[]) => tensor(v, { dtype: 'float64', requiresGrad: true });
 
@@ -23,6 +23,19 @@ function warningsOf(fn: () => void): { warnings: string[]; error: unknown } {
 const ENABLED =
   'Anomaly Detection has been enabled. This mode will increase the runtime and should only be enabled for debugging.';
 
+/** PyTorch's warning for a failed node (or an ancestor) made while anomaly mode was off. */
+const noForwardInformation = (node: string) =>
+  `Error detected in ${node}. No forward pass information available. Enable detect anomaly during forward pass for more information.`;
+
+/** Makes the node behind `y` throw when a backward pass reaches it; returns its name. */
+function failsInBackward(y: Tensor): string {
+  const node = y.gradFn as Node;
+  node.registerPrehook(() => {
+    throw new Error('node failed');
+  });
+  return node.name();
+}
+
 describe('anomaly mode (PyTorch detect_anomaly)', () => {
   afterEach(() => setDetectAnomaly(false));
 
@@ -42,25 +55,72 @@ describe('anomaly mode (PyTorch detect_anomaly)', () => {
     );
   });
 
-  it('reports the failure of any node (a throwing pre-hook), when anomaly mode was on at its creation', () => {
+  it('reports the failure of any node (a throwing pre-hook) while anomaly mode is on; one made before it has no trace', () => {
     const x = leaf([1]);
-    const quiet = x.exp();
+    const untraced = x.exp();
     setDetectAnomaly(true);
     const traced = x.exp();
-    for (const y of [quiet, traced]) {
-      (y.gradFn as Node).registerPrehook(() => {
-        throw new Error('node failed');
-      });
-    }
-    const silent = warningsOf(() => quiet.sum().backward());
-    expect((silent.error as Error).message).toBe('node failed');
-    expect(silent.warnings).toEqual([]);
+    for (const y of [untraced, traced]) failsInBackward(y);
+    const quiet = warningsOf(() => {
+      setDetectAnomaly(false);
+      untraced.sum().backward();
+    });
+    expect((quiet.error as Error).message).toBe('node failed');
+    expect(quiet.warnings).toEqual([]);
+    setDetectAnomaly(true);
+    const noTrace = warningsOf(() => untraced.sum().backward());
+    expect((noTrace.error as Error).message).toBe('node failed');
+    expect(noTrace.warnings).toEqual([noForwardInformation('ExpBackward0')]);
     const loud = warningsOf(() => traced.sum().backward());
     expect((loud.error as Error).message).toBe('node failed');
     expect(loud.warnings).toHaveLength(1);
     expect(loud.warnings[0]).toMatch(
       /^Error detected in ExpBackward0\. Traceback of forward call that caused the error:\n/,
     );
+  });
+
+  it('double backward: a node made by the first backward names the node that induced it, with its forward trace', () => {
+    const x = leaf([-1]);
+    let made = '';
+    const { warnings, error } = warningsOf(() =>
+      detectAnomaly(() => {
+        const [g] = grad(x.pow(3).sum(), x, { createGraph: true });
+        made = failsInBackward(g as Tensor);
+        (g as Tensor).sum().backward();
+      }),
+    );
+    expect((error as Error).message).toBe('node failed');
+    expect(warnings).toEqual([
+      ENABLED,
+      expect.stringMatching(
+        new RegExp(`^Error detected in ${made}\\. Traceback of forward call that caused the error:\\n`),
+      ),
+      expect.stringMatching(
+        /^\n\nPrevious calculation was induced by PowBackward0\. Traceback of forward call that induced the previous calculation:\n.*anomalyMode\.test\.ts/s,
+      ),
+    ]);
+    expect(warnings.join('\n')).not.toContain('No forward pass information');
+  });
+
+  it('double backward of a forward run outside anomaly mode: the inducing node has no forward pass information', () => {
+    const x = leaf([-1]);
+    const y = x.pow(3);
+    let made = '';
+    const { warnings, error } = warningsOf(() =>
+      detectAnomaly(() => {
+        const [g] = grad(y.sum(), x, { createGraph: true });
+        made = failsInBackward(g as Tensor);
+        (g as Tensor).sum().backward();
+      }),
+    );
+    expect((error as Error).message).toBe('node failed');
+    expect(warnings).toEqual([
+      ENABLED,
+      expect.stringMatching(
+        new RegExp(`^Error detected in ${made}\\. Traceback of forward call that caused the error:\\n`),
+      ),
+      noForwardInformation('PowBackward0'),
+    ]);
   });
 
   it('a node made during backward (checkpoint recomputation) names the node that induced it', () => {

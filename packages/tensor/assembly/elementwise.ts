@@ -1,10 +1,10 @@
 // f32 elementwise kernels over contiguous memory; one operand of a binary op may be a broadcast scalar.
-import { expV, logV } from './simdMath';
+import { erfV, expV, logV } from './simdMath';
 
 // Binary op codes (kept in step with BINARY_OPS in src/backends/cpu/wasm/wasmElementwise.ts).
 const ADD = 0, SUB = 1, MUL = 2, DIV = 3, MAX = 4, MIN = 5;
 // Unary op codes (kept in step with UNARY_OPS there).
-const NEG = 0, ABS = 1, SQRT = 2, RELU = 3, EXP = 4, LOG = 5, SIGMOID = 6, SILU = 7;
+const NEG = 0, ABS = 1, SQRT = 2, RELU = 3, EXP = 4, LOG = 5, SIGMOID = 6, SILU = 7, GELU = 8;
 
 @inline function binary(op: i32, x: v128, y: v128): v128 {
   if (op == ADD) return f32x4.add(x, y);
@@ -23,6 +23,11 @@ const NEG = 0, ABS = 1, SQRT = 2, RELU = 3, EXP = 4, LOG = 5, SIGMOID = 6, SILU 
   if (op == RELU) return v128.bitselect(f32x4.splat(0), x, f32x4.lt(x, f32x4.splat(0)));
   if (op == EXP) return expV(x);
   if (op == LOG) return logV(x);
+  // exact GELU, torch's default: 0.5 x (1 + erf(x / sqrt 2)) (Note [Vector erf])
+  if (op == GELU) {
+    const e = erfV(f32x4.mul(x, f32x4.splat(0.7071067811865476)));
+    return f32x4.mul(f32x4.mul(x, f32x4.splat(0.5)), f32x4.add(f32x4.splat(1), e));
+  }
   const s = f32x4.div(f32x4.splat(1), f32x4.add(f32x4.splat(1), expV(f32x4.neg(x))));
   return op == SIGMOID ? s : f32x4.mul(x, s);
 }
@@ -119,6 +124,7 @@ export function unaryF32(op: i32, x: usize, out: usize, n: i32): void {
     case EXP: unaryLoop(EXP, x, out, n); break;
     case LOG: unaryLoop(LOG, x, out, n); break;
     case SIGMOID: unaryLoop(SIGMOID, x, out, n); break;
+    case GELU: unaryLoop(GELU, x, out, n); break;
     default: unaryLoop(SILU, x, out, n); break;
   }
 }

@@ -73,3 +73,30 @@
   res = v128.bitselect(f32x4.splat(NaN), res, v128.not(f32x4.ge(x, f32x4.splat(0))));
   return v128.bitselect(x, res, f32x4.eq(x, f32x4.splat(Infinity)));
 }
+
+/**
+ * Note [Vector erf]
+ * erf(x) as Eigen's and XLA's float erf: x clamped to [-4, 4] (beyond it erf rounds to +-1
+ * in float32), then an odd degree-13 polynomial over an even degree-8 one, both in x^2:
+ * within 4.2e-7 of erf, exp-free. NaN stays NaN (pmin/pmax keep a NaN first operand), +-0
+ * stays +-0. Exact GELU, 0.5 x (1 + erf(x / sqrt 2)), then loses what PyTorch's float32
+ * kernel loses too: for x below about -4, 1 + erf cancels to a few bits (both give values
+ * within 2.5e-7 max(|x|, 1) of the exact one).
+ */
+@inline export function erfV(a: v128): v128 {
+  const x = f32x4.pmax(f32x4.pmin(a, f32x4.splat(4.0)), f32x4.splat(-4.0));
+  const x2 = f32x4.mul(x, x);
+  let p = f32x4.splat(-2.72614225801306e-10);
+  p = madd(p, x2, 2.77068142495902e-8);
+  p = madd(p, x2, -2.10102402082508e-6);
+  p = madd(p, x2, -5.69250639462346e-5);
+  p = madd(p, x2, -7.34990630326855e-4);
+  p = madd(p, x2, -2.95459980854025e-3);
+  p = madd(p, x2, -1.60960333262415e-2);
+  let q = f32x4.splat(-1.45660718464996e-5);
+  q = madd(q, x2, -2.13374055278905e-4);
+  q = madd(q, x2, -1.68282697438203e-3);
+  q = madd(q, x2, -7.37332916720468e-3);
+  q = madd(q, x2, -1.42647390514189e-2);
+  return f32x4.div(f32x4.mul(x, p), q);
+}

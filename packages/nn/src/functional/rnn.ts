@@ -3,6 +3,7 @@
 // and the step that mixes them with the hidden state. The layers compute `gi` for every time step in one
 // product before their time loop (Note [Input gates of a whole sequence]); the cells compute it per call.
 import { type Tensor, relu, sigmoid, tanh } from '@wiregrad/autograd';
+import { canFuseLstmCell, fusedLstmCell } from './fusedLstmCell.js';
 import { linear } from './linear.js';
 
 /** The weights of one cell or one layer-direction of a recurrent layer, with PyTorch's roles. */
@@ -28,12 +29,18 @@ export function rnnStep(gi: Tensor, hx: Tensor, w: CellWeights, nonlinearity: Rn
  * when the layer projects (projSize > 0).
  */
 export function lstmStep(gi: Tensor, hx: Tensor, cx: Tensor, w: CellWeights): [Tensor, Tensor] {
-  const [i, f, g, o] = gi.add(linear(hx, w.wHh, w.bHh)).chunk(4, -1) as [Tensor, Tensor, Tensor, Tensor];
+  const gates = gi.add(linear(hx, w.wHh, w.bHh));
+  const [hy, cy] = canFuseLstmCell(gates, cx) ? fusedLstmCell(gates, cx) : lstmGates(gates, cx);
+  return [w.wHr ? linear(hy, w.wHr) : hy, cy];
+}
+
+/** The elementwise half of lstmStep as differentiable ops (Note [Fused LSTM cell] runs it in one pass where it can). */
+export function lstmGates(gates: Tensor, cx: Tensor): [Tensor, Tensor] {
+  const [i, f, g, o] = gates.chunk(4, -1) as [Tensor, Tensor, Tensor, Tensor];
   const cy = sigmoid(f)
     .mul(cx)
     .add(sigmoid(i).mul(tanh(g)));
-  const hy = sigmoid(o).mul(tanh(cy));
-  return [w.wHr ? linear(hy, w.wHr) : hy, cy];
+  return [sigmoid(o).mul(tanh(cy)), cy];
 }
 
 /** PyTorch's gate order r, z, n: n = tanh(gi_n + r (h W_hnᵀ + b_hn)), h' = (1 - z) n + z h = n + z (h - n). */

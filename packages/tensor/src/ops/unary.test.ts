@@ -68,19 +68,23 @@ describe('unary ops', () => {
     closeTo(values(call(tensor(P, { dtype: 'float64' }), name)), TORCH_POSITIVE[name]!, 12);
   });
 
+  // torch float32 gelu on X
+  const TORCH_GELU_F32 = [
+    -0.004049867391586304, -0.1586552858352661, -0.1542687863111496, 0, 0.3457311987876892, 0.8413447141647339,
+    2.48447585105896, 25,
+  ];
+
   it('computes float32 inputs in float32 (values rounded like PyTorch)', () => {
     const x = tensor(X);
     expect(x.gelu().dtype).toBe('float32');
-    // torch float32 gelu / sigmoid
-    closeTo(
-      values(x.gelu()),
-      [
-        -0.004049867391586304, -0.1586552858352661, -0.1542687863111496, 0, 0.3457311987876892, 0.8413447141647339,
-        2.48447585105896, 25,
-      ],
-      6,
-    );
+    closeTo(values(x.gelu()), TORCH_GELU_F32, 6);
     expect(values(x.sigmoid())[7]).toBe(1);
+  });
+
+  it('float32 gelu of a tensor big enough for the cpu device wasm kernel gives the same PyTorch values', () => {
+    const big = tensor(X).expand([1024, X.length]).contiguous().gelu();
+    const rows = big.tolist() as number[][];
+    for (const row of [rows[0]!, rows[511]!, rows[1023]!]) closeTo(row, TORCH_GELU_F32, 6);
   });
 
   it('promotes int and bool inputs of float ops to float32; abs/neg/sign/relu keep int32', () => {

@@ -111,6 +111,28 @@ describe('wasm elementwise kernels against the TypeScript loops', () => {
     }
   });
 
+  it('exact gelu (erf) is within 2.5e-7 max(|x|, 1) of the TypeScript loop, special values alike (Note [Vector erf])', () => {
+    const grid = Float32Array.from({ length: 40_000 }, (_, i) => -12 + (24 * i) / 40_000);
+    const x = tensor([...grid, ...SPECIALS]);
+    const { ts, wasm } = bothKernels(() => ops.gelu(x));
+    const xs = x.toTypedArray() as Float32Array;
+    expectClose(
+      wasm.map((v, i) => (Number.isFinite(v) ? (v - ts[i]!) / Math.max(Math.abs(xs[i]!), 1) : v)),
+      ts.map((v) => (Number.isFinite(v) ? 0 : v)),
+      0,
+      2.5e-7,
+    );
+    // erf saturates: gelu(x) = x above 4 sqrt 2, and -0 below -4 sqrt 2 as in float32's 1 + erf
+    expect(
+      Array.from(
+        ops
+          .gelu(tensor([6, 100, -Infinity, Infinity, NaN, 0]).expand([1024, 6]).contiguous())
+          .toTypedArray()
+          .slice(0, 6),
+      ),
+    ).toEqual([6, 100, NaN, Infinity, NaN, 0]);
+  });
+
   it('splits a big op over the pool with the same bits as one thread', () => {
     const a = values(1 << 19, 17);
     const b = values(1 << 19, 19);
@@ -125,12 +147,13 @@ describe('wasm elementwise kernels against the TypeScript loops', () => {
   it("claimed chunks (Note [Claimed chunks]): a ragged length gives one thread's bits on 2 and 3 threads", () => {
     const a = values((1 << 18) + 16384 * 3 + 13, 23);
     setNumThreads(1);
-    const one = [ops.exp(a), ops.sigmoid(a)].map((t) => t.toTypedArray() as Float32Array);
+    const one = [ops.exp(a), ops.sigmoid(a), ops.gelu(a)].map((t) => t.toTypedArray() as Float32Array);
     for (const count of [2, 3]) {
       setNumThreads(count);
-      const many = [ops.exp(a), ops.sigmoid(a)].map((t) => t.toTypedArray() as Float32Array);
+      const many = [ops.exp(a), ops.sigmoid(a), ops.gelu(a)].map((t) => t.toTypedArray() as Float32Array);
       expectIdentical(many[0]!, one[0]!);
       expectIdentical(many[1]!, one[1]!);
+      expectIdentical(many[2]!, one[2]!);
     }
   });
 });

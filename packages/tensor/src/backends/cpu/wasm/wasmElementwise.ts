@@ -23,6 +23,7 @@ const UNARY_OPS: Readonly<Record<string, number>> = {
   [K.Log]: 5,
   [K.Sigmoid]: 6,
   [K.Silu]: 7,
+  [K.Gelu]: 8,
 };
 /** Below this many elements the TypeScript loops win (staging and the call cost more). */
 export const MIN_ELEMENTS = 4096;
@@ -45,7 +46,7 @@ function elements(t: Tensor, n: number): Float32Array {
  * Unary ops worth splitting over the pool even when their operand must be copied in and out;
  * the cheap ones are bound by that copying, which stays on this thread (Note [Streamed elementwise]).
  */
-const EXPENSIVE_UNARY = new Set<string>([K.Exp, K.Log, K.Sigmoid, K.Silu]);
+const EXPENSIVE_UNARY = new Set<string>([K.Exp, K.Log, K.Sigmoid, K.Silu, K.Gelu]);
 export const CHUNK = 16384;
 
 /**
