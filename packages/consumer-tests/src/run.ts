@@ -86,15 +86,15 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs `node [args] file`, resolving with its exit code and output (never rejecting on failure). */
+/** Runs `node [args] file [argv]`, resolving with its exit code and output (never rejecting on failure). */
 export function runNode(
   file: string,
-  opts: { cwd: string; env?: Record<string, string>; args?: string[]; timeoutMs?: number },
+  opts: { cwd: string; env?: Record<string, string>; args?: string[]; argv?: string[]; timeoutMs?: number },
 ): Promise<RunResult> {
   return new Promise((done) => {
     execFile(
       process.execPath,
-      [...(opts.args ?? []), file],
+      [...(opts.args ?? []), file, ...(opts.argv ?? [])],
       { cwd: opts.cwd, env: { ...process.env, ...opts.env }, timeout: opts.timeoutMs ?? 60_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
