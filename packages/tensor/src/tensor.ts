@@ -8,7 +8,6 @@ import { installOnce } from './installOnce.js';
 import { internDims } from './internedDims.js';
 import { contiguousStrides, normalizeDim, numelOf } from './shape.js';
 import { Storage } from './storage.js';
-import { formatTensor } from './format.js';
 
 export type NestedArray = number | boolean | NestedArray[];
 
@@ -277,10 +276,6 @@ export class Tensor {
   /** Whether dispose() was called on this tensor (its storage may still be alive through other holders). */
   get isDisposed(): boolean {
     return this.released;
-  }
-
-  toString(): string {
-    return formatTensor(this);
   }
 
   backward(gradient?: Tensor, opts: BackwardOptions = {}): void {
