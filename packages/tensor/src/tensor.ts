@@ -269,6 +269,7 @@ export class Tensor {
   }
 
   /** `using t = x.exp()` disposes t at the end of the block. */
+  /** (Note [Disposable in the published types]) */
   [Symbol.dispose](): void {
     this.dispose();
   }

@@ -23,7 +23,8 @@ export function registerOptimizer(name: string, cls: OptimizerClass): void {
  * names one of its optimizers. Both sides name an optimizer by its registered name (a class
  * name can be minified away): the caller finds the one it was given among the registered classes,
  * then among @wiregrad/nn/optim's built-in ones; the owner looks the name up the same way. Each
- * side loads @wiregrad/nn/optim at most once, and only when a name is not registered.
+ * side loads @wiregrad/nn/optim at most once, and only when a name is not registered. (Why the
+ * optimizers are a subpath of nn: Note [nn and optim in one package] in nn's README.)
  */
 let builtIns: Promise<Map<string, OptimizerClass>> | null = null;
 function builtInOptimizers(): Promise<Map<string, OptimizerClass>> {
