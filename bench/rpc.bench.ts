@@ -16,11 +16,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * Note [Rounds are cpu-bound]
  * With callee threads, caller, callees and their ZeroMQ I/O threads are threads of this one
  * process, so the process's cpu time per call is what a call costs the machine on both ends
- * (with callee processes it is the caller's share only). On this 2-core VM
- * it is about the call's wall time (a raw round trip: 150-200 us of wall time, ~160 us of cpu;
- * a one-hop round: 680-970 us of wall time, 720-970 us of cpu): the threads take turns, and a
- * round gets faster only by doing less work. strace counted twice a raw round trip's system
- * calls in a round, so the rest is the JavaScript of both sides.
+ * (with callee processes it is the caller's share only), and the bench prints it beside the
+ * wall time. On a machine with fewer cores than threads the two are about equal: the threads
+ * take turns, and a round gets faster only by doing less work (figures: docs/measurements.md).
  */
 async function roundTrips(n: number, call: () => Promise<unknown>): Promise<{ ms: number; cpuUs: number }> {
   const times: number[] = [];
@@ -170,19 +168,11 @@ async function runWith(how: Callees): Promise<Row[]> {
   const big = new Float32Array(4 * 1024 * 1024);
   const t = tensor(big);
   const bytes = new Uint8Array(big.buffer);
-  // Note [A head frame before 16 MiB]
-  // Every rpc message is a head frame then its tensor frames (Note [Message framing] in
-  // @wiregrad/rpc), while the raw echo sends one frame. On this 2-core Firecracker VM
-  // raw zeromq.js itself slows down with a small frame in front: fetching 16 MiB from a thread
-  // took 8.4-11 ms as one frame and 12.5-16 ms as [60-byte head, 16 MiB], and V8 ran a
-  // mark-compact for ~0.85 of such messages against ~0.34 of one-frame ones (the receiver's
-  // isolate, --trace-gc, which gives "finalize incremental marking" as their reason; zeromq.js
-  // reports every received frame above 128 bytes to V8 as external memory). The head after the
-  // 16 MiB was as fast as one frame. So the 16 MiB echo also prints raw zeromq with a head frame
-  // in front, the like-for-like floor for our message layout. Putting our head last did not help
-  // our agent (A/B, load 2-4), nor did skipping the decoding of the message or registering no
-  // FinalizationRegistry entry for its storages: our receiver still ran about one mark-compact
-  // per 16 MiB message.
+  // A head frame before 16 MiB: every rpc message is a head frame then its tensor frames (Note
+  // [Message framing] in @wiregrad/rpc), while a raw echo sends one frame, and raw zeromq.js
+  // itself is slower with a small frame in front of a large one (docs/measurements.md). So the
+  // 16 MiB echo also times raw zeromq with a 60-byte head frame in front: the like-for-like floor
+  // for our message layout.
   const head = 'h'.repeat(60);
   const {
     raw: rawBig,

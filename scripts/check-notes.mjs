@@ -7,8 +7,10 @@
 // Every other occurrence (`See Note [Name]`, `(Note [Name])`, a test name, a title wrapped
 // across two lines) is a reference.
 //
-// Fails (exit 1) on two definitions of one name, on references to a name defined nowhere, and on
-// a Note that the index in docs/concepts.md does not list, or lists under another file.
+// Fails (exit 1) on two definitions of one name, on references to a name defined nowhere, on a
+// Note that no code or text cites (its row in the index does not count: a Note nobody points to
+// is a comment, and its title only looks like a contract), and on a Note that the index in
+// docs/concepts.md does not list, or lists under another file.
 // Usage: node scripts/check-notes.mjs [--list] [repository folder] (from `pnpm lint`). Scans the
 // files git tracks or would track (not ignored), with the extensions below. --list prints every
 // Note with where it is defined.
@@ -118,8 +120,21 @@ for (const [name, where] of [...references].sort(([a], [b]) => a.localeCompare(b
 // the index in docs/concepts.md: one row per Note, `| Note [Name] | \`file\` |`, naming the file that defines it
 const INDEX = 'docs/concepts.md';
 const indexed = new Map();
-for (const m of readFileSync(join(ROOT, INDEX), 'utf8').matchAll(/^\| Note \[([^\]]+)\] \| `([^`]+)` \|/gm))
-  indexed.set(normalize(m[1]), m[2]);
+const indexText = readFileSync(join(ROOT, INDEX), 'utf8');
+for (const m of indexText.matchAll(/^\| Note \[([^\]]+)\] \| `([^`]+)` \|/gm)) indexed.set(normalize(m[1]), m[2]);
+const indexRows = new Set(
+  indexText
+    .split('\n')
+    .map((line, i) => (/^\| Note \[[^\]]+\] \| `/.test(line) ? `${INDEX}:${i + 1}` : null))
+    .filter((w) => w !== null),
+);
+for (const [name, where] of [...definitions].sort(([a], [b]) => a.localeCompare(b))) {
+  const cited = (references.get(name) ?? []).filter((w) => !indexRows.has(w));
+  if (cited.length === 0)
+    problems.push(
+      `Note [${name}] (${where.join(', ')}) is cited nowhere: cite it where it matters, or make it a plain comment`,
+    );
+}
 for (const [name, where] of [...definitions].sort(([a], [b]) => a.localeCompare(b))) {
   if (where.some((w) => w.startsWith(`${INDEX}:`))) continue; // a Note of the index's own text
   const file = indexed.get(name);

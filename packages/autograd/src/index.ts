@@ -20,7 +20,7 @@ export { Engine, getEngine } from './engine/engine.js';
 export type { ExecuteOptions } from './engine/engine.js';
 export { AccumulateGrad } from './engine/accumulateGrad.js';
 export { registerGradient, declareNonDifferentiable, getGradient, isNonDifferentiable } from './gradients/registry.js';
-export type { GradConfig, GradContext } from './gradients/registry.js';
+export type { GradAttrs, GradConfig, GradContext } from './gradients/registry.js';
 export { Function, FunctionCtx } from './function.js';
 export { onceDifferentiable } from './onceDifferentiable.js';
 export { checkpoint } from './checkpoint.js';

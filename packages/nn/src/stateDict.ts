@@ -1,6 +1,5 @@
 import { Tensor, noGrad } from '@wiregrad/autograd';
 import { NnError, torchSize } from './errors.js';
-import type { AnyModule } from './module.js';
 
 /** PyTorch's state dict: parameter and persistent buffer tensors by dotted key, in traversal order. */
 export type StateDict = Record<string, Tensor>;
@@ -16,10 +15,22 @@ export interface IncompatibleKeys {
   unexpectedKeys: string[];
 }
 
+/**
+ * What stateDict and loadStateDict read of a module: Module has these methods, and this file
+ * names no Module (module.ts imports it, not the other way round).
+ */
+export interface StateDictModule {
+  /** the module's own parameters and persistent buffers, by local name */
+  localState(): [string, Tensor][];
+  namedChildren(): [string, StateDictModule][];
+  /** values for keys a state dict of an older version may lack */
+  legacyStateDefaults(): Record<string, Tensor>;
+}
+
 /** See Module.stateDict: each module's local state under its prefix, then its children's (no dedupe: shared tensors keep every key). */
-export function stateDict(module: AnyModule, opts: { prefix?: string; keepVars?: boolean } = {}): StateDict {
+export function stateDict(module: StateDictModule, opts: { prefix?: string; keepVars?: boolean } = {}): StateDict {
   const out: StateDict = {};
-  const visit = (m: AnyModule, prefix: string) => {
+  const visit = (m: StateDictModule, prefix: string) => {
     for (const [name, t] of m.localState()) out[prefix + name] = opts.keepVars ? t : t.detach();
     for (const [name, child] of m.namedChildren()) visit(child, `${prefix}${name}.`);
   };
@@ -39,7 +50,11 @@ export function stateDict(module: AnyModule, opts: { prefix?: string; keepVars?:
  * gives a legacy default for (Module.legacyStateDefaults) is loaded from that default when absent,
  * as PyTorch 1.13 loads a BatchNorm state dict without num_batches_tracked (the counter becomes 0).
  */
-export function loadStateDict(module: AnyModule, sd: StateDict, opts: LoadStateDictOptions = {}): IncompatibleKeys {
+export function loadStateDict(
+  module: StateDictModule,
+  sd: StateDict,
+  opts: LoadStateDictOptions = {},
+): IncompatibleKeys {
   if (typeof sd !== 'object' || sd === null || Array.isArray(sd) || sd instanceof Map) {
     throw new NnError('INVALID_ARGUMENT', `Expected state_dict to be dict-like, got ${describe(sd)}.`);
   }
@@ -48,7 +63,7 @@ export function loadStateDict(module: AnyModule, sd: StateDict, opts: LoadStateD
   const unexpectedKeys: string[] = [];
   const errors: string[] = [];
 
-  const load = (m: AnyModule, local: string[], prefix: string) => {
+  const load = (m: StateDictModule, local: string[], prefix: string) => {
     const localState = new Map(m.localState());
     for (const [name, param] of localState) {
       const key = prefix + name;

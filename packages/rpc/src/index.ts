@@ -2,22 +2,17 @@
 // @wiregrad/rpc/internal (Note [Internal entry point]).
 import './rref/proxy.js';
 import './rref/rrefWire.js';
+import './rref/rrefProxies.js';
 
-export {
-  initRpc,
-  rpcSync,
-  rpcAsync,
-  remote,
-  getWorkerInfo,
-  getWorkerInfos,
-  getRpcTimeout,
-  setRpcTimeout,
-  getRRefDebugInfo,
-  getRpcStats,
-  curveKeyPair,
-  register,
-} from './api.js';
-export type { BackendOptions, InitOptions, CallOptions } from './api.js';
+export { initRpc } from './initRpc.js';
+export type { BackendOptions, InitOptions } from './backendOptions.js';
+export { rpcSync, rpcAsync, remote } from './rpcCalls.js';
+export type { CallOptions } from './rpcCalls.js';
+export { getWorkerInfo, getWorkerInfos } from './workerInfos.js';
+export { getRpcTimeout, setRpcTimeout } from './rpcTimeout.js';
+export { getRRefDebugInfo, getRpcStats } from './rpcStats.js';
+export { curveKeyPair } from 'zeromq';
+export { register } from './registry.js';
 export { shutdown } from './shutdown.js';
 export type { ShutdownOptions } from './shutdown.js';
 export { Future, waitAll } from './future.js';

@@ -23,6 +23,7 @@ const nameOf = new Map<Fn, string>();
  * `rpc_sync("w1", torch.add, (a, b))`.
  */
 export function register(name: string, fn: Fn): void {
+  // fn's parameters are `any`: Note [Registered function arguments]
   if (typeof name !== 'string' || name.length === 0)
     throw new RpcError('INVALID_ARGUMENT', 'register(name, fn) needs a non-empty name');
   if (typeof fn !== 'function') throw new RpcError('INVALID_ARGUMENT', 'function should be callable.');

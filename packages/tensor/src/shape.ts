@@ -130,3 +130,26 @@ export function viewStrides(
   }
   return viewD === -1 ? out : null;
 }
+
+/**
+ * The sizes or strides of a tensor whose rank a kernel's spec fixes (Im2Col's [N, C, H, W],
+ * Col2Im's and BatchMatMul's [B, rows, cols]) as a tuple: checked, where a cast would only claim
+ * it (Note [Kernel specs]). An op passes tensors of that rank; anything else is an op's bug.
+ */
+export function dims3(dims: readonly number[], what: string): [number, number, number] {
+  const [a, b, c] = dims;
+  if (dims.length !== 3 || a === undefined || b === undefined || c === undefined) throw wrongRank(dims, 3, what);
+  return [a, b, c];
+}
+
+/** As dims3, for four. */
+export function dims4(dims: readonly number[], what: string): [number, number, number, number] {
+  const [a, b, c, d] = dims;
+  if (dims.length !== 4 || a === undefined || b === undefined || c === undefined || d === undefined)
+    throw wrongRank(dims, 4, what);
+  return [a, b, c, d];
+}
+
+function wrongRank(dims: readonly number[], rank: number, what: string): TensorError {
+  return new TensorError('INVALID_SHAPE', `${what} expects ${rank} dims, got ${fmtShape(dims)}`);
+}

@@ -182,7 +182,7 @@ export interface MemoryInfo {
   cpuCacheMisses: number;
 }
 
-/** Live storages (not views: views share one) and their bytes per kind of device, and the cpu cache; cpu storages under 1 KiB are not counted. */
+/** Live storages (not views: views share one) and their bytes per kind of device, and the cpu cache; cpu storages under 1 KiB are not counted (Note [memory() and the GC]). */
 export function memory(): MemoryInfo {
   const c = cacheStats();
   return { ...live, cpuCachedBytes: c.cachedBytes, cpuCacheHits: c.hits, cpuCacheMisses: c.misses };

@@ -8,7 +8,6 @@ import { installOnce } from './installOnce.js';
 import { internDims } from './internedDims.js';
 import { contiguousStrides, normalizeDim, numelOf } from './shape.js';
 import { Storage } from './storage.js';
-import { formatTensor } from './format.js';
 
 export type NestedArray = number | boolean | NestedArray[];
 
@@ -270,6 +269,7 @@ export class Tensor {
   }
 
   /** `using t = x.exp()` disposes t at the end of the block. */
+  /** (Note [Disposable in the published types]) */
   [Symbol.dispose](): void {
     this.dispose();
   }
@@ -277,10 +277,6 @@ export class Tensor {
   /** Whether dispose() was called on this tensor (its storage may still be alive through other holders). */
   get isDisposed(): boolean {
     return this.released;
-  }
-
-  toString(): string {
-    return formatTensor(this);
   }
 
   backward(gradient?: Tensor, opts: BackwardOptions = {}): void {

@@ -37,11 +37,8 @@ import { reportTrainerResult, trainEpochs } from './irisTrainer.js';
  * step) from --lr down to a hundredth of it (async) or a twentieth (batch) over the steps the
  * run will take, and stays there past them (a trainer that joins late); SGD has a weight decay
  * of 1e-3. At a constant rate the asynchronous, stale gradients keep the parameters moving to
- * the end: in 4-trainer runs of 1500 epochs one trainer often finished at 93.3 % held-out (2 of
- * 30 flowers) where the others had 96.7 or 100 %. With the decay and a twentieth, 13 of 14 such
- * runs ended at 96.7-100 % for every trainer, the 14th with two trainers at 93.3 %; with a
- * hundredth, 10 of 10 (and the 12-epoch async run still 96.7 %). Batch steps are synchronous
- * and few (a 12-epoch batch run takes 72): annealed to a hundredth, that run ended at 86.7 %.
+ * the end, so trainers of one run finish at different held-out accuracies; annealed, they agree
+ * (the runs that chose the floors: docs/measurements.md).
  */
 interface PendingUpdate {
   trainer: string;

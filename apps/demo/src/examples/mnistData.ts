@@ -32,9 +32,9 @@ const CHUNK = 1000;
  * Note [Loading MNIST in turns]
  * The digits are read one file (one digit class) at a time and converted CHUNK images at a
  * time, with a turn of the event loop in between: a trainer loads them after it joined the RPC
- * group, and the whole load in one go (~1.3 s here, several seconds with two trainers on a
- * loaded 2-core machine) outlasted the 3 s heartbeat window (Note [Peer liveness]), so the
- * trainers took the server for dead.
+ * group, and the whole load in one go takes seconds on a loaded machine: no heartbeat could
+ * leave meanwhile, and a load that outlasts the heartbeat window (Note [Peer liveness]) makes
+ * the trainer's peers take it for dead.
  */
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 

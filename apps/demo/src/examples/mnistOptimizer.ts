@@ -13,13 +13,13 @@ export interface OneCycleSGDOptions {
  * Note [MNIST learning-rate schedule]
  * The MNIST convnet trains with SGD (Nesterov momentum) on the 1cycle policy (PyTorch's
  * OneCycleLR): the learning rate warms up from lr/25 to lr over the first 30 % of the steps and
- * anneals to ~0 by the last, while momentum cycles between 0.95 and 0.85. A constant lr of 0.05
- * makes LeNet-5 diverge early and wander late (91-93 % held-out); the schedule reaches
- * ≥ 97 % in the same epochs. The schedule is part of the optimizer (it steps with it), so the
+ * anneals to ~0 by the last, while momentum cycles between 0.95 and 0.85: a constant lr makes
+ * LeNet-5 diverge early and wander late (docs/measurements.md). The schedule is part of the
+ * optimizer (it steps with it), so the
  * parameter server's optimizers (one per trainer, built there by DistributedOptimizer under the
  * name 'OneCycleSGD') follow each trainer's own progress. Those optimizers all step the same
  * parameters, each with its own momentum, so with k trainers each peaks at lr / k: at the full
- * lr, two trainers' summed updates made LeNet-5 diverge (10 % held-out, one seed in three).
+ * lr, k trainers' summed updates are k steps at the peak, enough to make LeNet-5 diverge.
  */
 export class OneCycleSGD extends SGD {
   private readonly schedule: lrScheduler.OneCycleLR;

@@ -5,14 +5,12 @@ const TRAINERS = [1, 2, 4] as const;
 
 /**
  * Note [Interleaved bench rounds]
- * One run of 1 trainer measured anywhere from 556 to 2146 steps/s on this 2-core VM (ten runs
- * in a row, load 2-5; the hypervisor took 9 % of the cpu as steal time over one bench): a lone
- * trainer's step waits on wake-ups across the two cores, and which core each thread wakes on,
- * and what the host takes, change from run to run. One run each of 1, 2 and 4 trainers gave a
- * 2-trainer ratio anywhere from 0.90x to 2.56x. So `--bench` runs the
- * three trainer counts BENCH_ROUNDS times, taking turns (1, 2, 4, 1, 2, 4, ...), so a slow
- * stretch of the machine falls on all three, and reports each count's median, each round's
- * ratios and their range.
+ * One run of a trainer count says little on a shared machine: a lone trainer's step waits on
+ * wake-ups across cores, and which core each thread wakes on, and what the host takes (steal),
+ * change from run to run, so one run each of 1, 2 and 4 trainers can give any ratio (figures:
+ * docs/measurements.md). So `--bench` runs the three trainer counts BENCH_ROUNDS times, taking
+ * turns (1, 2, 4, 1, 2, 4, ...), so a slow stretch of the machine falls on all three, and
+ * reports each count's median, each round's ratios and their range.
  */
 const BENCH_ROUNDS = 3;
 

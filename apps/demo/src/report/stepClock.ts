@@ -8,17 +8,14 @@ export interface SteadyTotals {
 /**
  * Note [Steady-state steps/s]
  * A trainer's first steps run while V8 compiles the rpc, codec and engine paths, and a run of
- * a few thousand steps spends a good part of its time there: with 400 epochs, two trainers
- * each take half the steps of one, so warm-up weighed twice as much in their figure (2 trainers
- * measured 780-1060 steps/s in all over their whole runs, 1610 over the second half of a
- * 3000-epoch run; load 3-7). So each trainer also reports the steps and seconds of the second
- * half of its epochs (`steady`), and `--bench` adds those up: steps/s of training itself, the
- * same measure for 1, 2 and 4 trainers. The whole-run figure stays in every run's summary.
- * Even the second half of a 400-epoch run is early: 1, 2 and 4 trainers measured 1404-1467,
- * 1409-1457 and 1292-1324 steps/s over it, and 1437-1545, 1709-1815 and 2152-2180 over the
- * second half of 1500 epochs (load 0-4), so `--bench` trains 1500 epochs. The second half also
- * carries the cpu time the trainer's process spent in it (every thread: JavaScript, ZeroMQ's
- * I/O thread, V8's helpers), which `--bench` divides by its steps.
+ * a few thousand steps spends a good part of its time there; k trainers each take 1/k of the
+ * steps, so warm-up weighs k times as much in their figure. So each trainer also reports the
+ * steps and seconds of the second half of its epochs (`steady`), and `--bench` adds those up:
+ * steps/s of training itself, the same measure for 1, 2 and 4 trainers. The whole-run figure
+ * stays in every run's summary. Even a second half is early in a short run, so `--bench --long`
+ * trains 1500 epochs (figures: docs/measurements.md). The second half also carries the cpu time
+ * the trainer's process spent in it (every thread: JavaScript, ZeroMQ's I/O thread, V8's
+ * helpers), which `--bench` divides by its steps.
  */
 export class StepClock {
   private readonly t0 = performance.now();

@@ -1,47 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { AccumulateGrad, Edge, Node, getEngine, onesLike, tensor, type Grads, type Tensor } from '../index.js';
+import type { Node } from '../index.js';
+import { AccumulateGrad, Edge, getEngine, onesLike, tensor, type Grads, type Tensor } from '../index.js';
 import {
   GraphRoot,
   GraphTask,
   InputBuffer,
-  collectNextEdges,
   computeDependencies,
   currentGraphTask,
   gradientEdge,
   initToExecute,
-  setHistory,
 } from '../internal.js';
+import { RecvLike, SendLike } from '../__tests__/testNodes.js';
 
-/** Like dist-autograd's SendRpcBackward: a root that emits the gradients another worker sent back. */
-class SendLike extends Node {
-  grads: Grads = [];
-  constructor(tensors: Tensor[]) {
-    super();
-    this.setNextEdges(collectNextEdges(tensors));
-  }
-  name() {
-    return 'SendLike';
-  }
-  apply(): Grads {
-    return this.grads;
-  }
-}
-
-/** Like RecvRpcBackward: the gradFn of tensors that arrived over the wire; it "sends" their gradients away. */
-class RecvLike extends Node {
-  received: Grads = [];
-  constructor(tensors: Tensor[]) {
-    super();
-    this.setNextEdges([]);
-    for (const t of tensors) setHistory(t, this);
-  }
-  name() {
-    return 'RecvLike';
-  }
-  apply(grads: Grads): Grads {
+/** RecvLike that checks it runs inside the pass's GraphTask, as RecvRpcBackward relies on. */
+class RecvInTask extends RecvLike {
+  override apply(grads: Grads): Grads {
     expect(currentGraphTask()).not.toBeNull();
-    this.received = grads;
-    return [];
+    return super.apply(grads);
   }
 }
 
@@ -52,7 +27,7 @@ describe("Note [Driving a pass]: the GraphTask underneath, driven by hand as PyT
     const send1 = new SendLike([x.mul(2)]); // x*2 went to another worker
     const send2 = new SendLike([x.mul(w)]); // so did x*w
     const r = tensor([5, 6]);
-    const recv = new RecvLike([r]); // r came from another worker
+    const recv = new RecvInTask([r]); // r came from another worker
     const loss = r.mul(x).sum();
 
     // PyTorch's DistEngine::computeDependencies

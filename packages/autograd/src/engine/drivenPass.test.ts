@@ -1,38 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AutogradError, Node, onesLike, queueCallback, tensor, type Grads, type Tensor } from '../index.js';
-import { GraphRoot, collectNextEdges, gradientEdge, openPass, setHistory } from '../internal.js';
-
-/** Like dist-autograd's SendRpcBackward: a start whose gradients another worker sends back later. */
-class SendLike extends Node {
-  grads: Grads = [];
-  constructor(tensors: Tensor[]) {
-    super();
-    this.setNextEdges(collectNextEdges(tensors));
-  }
-  name() {
-    return 'SendLike';
-  }
-  apply(): Grads {
-    return this.grads;
-  }
-}
-
-/** Like RecvRpcBackward: the gradFn of tensors that arrived over the wire; nothing follows it locally. */
-class RecvLike extends Node {
-  received: Grads = [];
-  constructor(tensors: Tensor[]) {
-    super();
-    this.setNextEdges([]);
-    for (const t of tensors) setHistory(t, this);
-  }
-  name() {
-    return 'RecvLike';
-  }
-  apply(grads: Grads): Grads {
-    this.received = grads;
-    return [];
-  }
-}
+import { AutogradError, onesLike, queueCallback, tensor, type Node, type Tensor } from '../index.js';
+import { GraphRoot, gradientEdge, openPass } from '../internal.js';
+import { RecvLike, SendLike } from '../__tests__/testNodes.js';
 
 /** A GraphRoot seeding each scalar root with ones, as a distributed backward starts. */
 const rootOf = (...roots: Tensor[]) =>

@@ -17,21 +17,17 @@ const zerosOf = (g: Tensor, shape: readonly number[]) => zeros(shape, { dtype: g
 registerGradient({
   kernelName: K.Gather,
   saveInputs: [1],
-  gradFunc: ([g], c) => [scatterAdd(zerosOf(g!, c.inputShapes[0]!), c.attrs.dim as number, c.input(1), g!), null],
+  gradFunc: ([g], c) => [scatterAdd(zerosOf(g!, c.inputShapes[0]!), c.attrs.dim, c.input(1), g!), null],
 });
 registerGradient({
   kernelName: K.ScatterAdd,
   saveInputs: [1],
-  gradFunc: ([g], c) => [
-    ifNeeded(c, 0, () => g!),
-    null,
-    ifNeeded(c, 2, () => gather(g!, c.attrs.dim as number, c.input(1))),
-  ],
+  gradFunc: ([g], c) => [ifNeeded(c, 0, () => g!), null, ifNeeded(c, 2, () => gather(g!, c.attrs.dim, c.input(1)))],
 });
 registerGradient({
   kernelName: K.IndexSelect,
   saveInputs: [1],
-  gradFunc: ([g], c) => [indexAdd(zerosOf(g!, c.inputShapes[0]!), c.attrs.dim as number, c.input(1), g!), null],
+  gradFunc: ([g], c) => [indexAdd(zerosOf(g!, c.inputShapes[0]!), c.attrs.dim, c.input(1), g!), null],
 });
 registerGradient({
   kernelName: K.IndexAdd,
@@ -39,13 +35,13 @@ registerGradient({
   gradFunc: ([g], c) => [
     ifNeeded(c, 0, () => g!),
     null,
-    ifNeeded(c, 2, () => indexSelect(g!, c.attrs.dim as number, c.input(1))),
+    ifNeeded(c, 2, () => indexSelect(g!, c.attrs.dim, c.input(1))),
   ],
 });
 registerGradient({
   kernelName: K.SliceScatter,
   gradFunc: ([g], c) => {
-    const { dim, start, end, step } = c.attrs as { dim: number; start: number; end: number; step: number };
+    const { dim, start, end, step } = c.attrs;
     return [slice(g!, dim, start, end, step)];
   },
 });

@@ -5,7 +5,7 @@ import { orZeros, registerGradient } from './registry.js';
 registerGradient({
   kernelName: K.Cat,
   gradFunc: ([g], c) => {
-    const dim = c.attrs.dim as number;
+    const dim = c.attrs.dim;
     let at = 0;
     return c.inputShapes.map((shape) => {
       const piece = narrow(g!, dim, at, shape[dim]!);
@@ -20,7 +20,7 @@ registerGradient({
 registerGradient({
   kernelName: K.Split,
   gradFunc: (grads, c) => {
-    const { dim, sizes } = c.attrs as { dim: number; sizes: number[] };
+    const { dim, sizes } = c.attrs;
     const shape = c.inputShapes[0]!;
     const pieceShape = (len: number) => shape.map((s, d) => (d === dim ? len : s));
     return [

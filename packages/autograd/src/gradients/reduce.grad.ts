@@ -31,7 +31,7 @@ function expandBack(g: Tensor, ctx: GradContext, dims: readonly number[], keepdi
 registerGradient({
   kernelName: K.Sum,
   gradFunc: ([g], c) => {
-    const { dims, keepdim } = c.attrs as { dims: number[]; keepdim: boolean };
+    const { dims, keepdim } = c.attrs;
     return [expandBack(g!, c, dims, keepdim)];
   },
 });
@@ -46,7 +46,7 @@ registerGradient({
   saveInputs: [0],
   saveOutputs: true,
   gradFunc: ([g], c) => {
-    const { dims, keepdim } = c.attrs as { dims: number[]; keepdim: boolean };
+    const { dims, keepdim } = c.attrs;
     const x = c.input(0);
     const isZero = x.eq(0);
     const reduceDims = dims.length === 0 ? x.shape.map((_, i) => i) : dims;
@@ -59,13 +59,13 @@ registerGradient({
 });
 
 /** max/min: over everything the gradient is shared by the tied extremes (torch's evenly_distribute_backward); along a dim it goes to the index. */
-function extremum(kernelName: string) {
+function extremum(kernelName: typeof K.Max | typeof K.Min) {
   registerGradient({
     kernelName,
     saveInputs: [0],
     saveOutputs: true,
     gradFunc: ([g], c) => {
-      const { dim, keepdim } = c.attrs as { dim: number | null; keepdim: boolean };
+      const { dim, keepdim } = c.attrs;
       const x = c.input(0);
       if (dim === null) {
         const mask = castTo(x.eq(c.output()), g!.dtype);

@@ -1,15 +1,26 @@
 import { platform } from '#platform';
-import { type Attrs, type DType, type Device, type Tensor, zeros } from '@wiregrad/tensor';
+import {
+  type Attrs,
+  type DType,
+  type Device,
+  type KernelAttrs,
+  type KernelName,
+  type Tensor,
+  zeros,
+} from '@wiregrad/tensor';
 import type { Grads } from '../engine/node.js';
 import { sumToShape } from '../engine/sumToShape.js';
 
+/** A kernel's attrs as its gradient rule reads them: KernelSpecs' for a kernel it names (Note [Kernel specs]), else erased. */
+export type GradAttrs<N extends string> = N extends KernelName ? KernelAttrs<N> : Attrs;
+
 /** What a gradient rule sees: saved tensors (version-checked on access), attrs, input shapes. */
-export interface GradContext {
+export interface GradContext<N extends string = string> {
   /** the saved forward inputs (only those listed in `saveInputs`) */
   input(i: number): Tensor;
   /** the saved forward output */
   output(i?: number): Tensor;
-  readonly attrs: Attrs;
+  readonly attrs: GradAttrs<N>;
   readonly inputShapes: readonly (readonly number[])[];
   readonly inputDtypes: readonly DType[];
   readonly inputDevices: readonly Device[];
@@ -22,20 +33,22 @@ export interface GradContext {
  * One rule per kernel name (tfjs's registerGradient, PyTorch's derivatives.yaml): which
  * inputs/outputs to save, and `gradFunc(grads, ctx)` returning one gradient per forward input
  * (null where none flows). Rules are written with tensor ops, so under createGraph the
- * backward pass is itself recorded and can be differentiated again.
+ * backward pass is itself recorded and can be differentiated again. A rule for a kernel of
+ * KernelSpecs reads that kernel's attrs, typed; the registry keeps rules with their names'
+ * types erased (`gradFunc` is a method, whose parameters compare both ways).
  */
-export interface GradConfig {
-  kernelName: string;
+export interface GradConfig<N extends string = string> {
+  kernelName: N;
   saveInputs?: readonly number[];
   saveOutputs?: boolean;
-  gradFunc: (grads: Grads, ctx: GradContext) => Grads;
+  gradFunc(grads: Grads, ctx: GradContext<N>): Grads;
 }
 
 const rules = new Map<string, GradConfig>();
 const nonDifferentiable = new Set<string>();
 
 /** Registers the gradient rule of `config.kernelName`; another rule for a name that has one warns, as tfjs does, and replaces it. */
-export function registerGradient(config: GradConfig): void {
+export function registerGradient<N extends string>(config: GradConfig<N>): void {
   const registered = rules.get(config.kernelName);
   if (registered !== undefined && registered !== config) {
     platform.warn(

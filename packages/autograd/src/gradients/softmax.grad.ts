@@ -7,11 +7,11 @@ registerGradient({
   saveOutputs: true,
   gradFunc: ([g], c) => {
     const y = c.output();
-    return [mul(y, sub(g!, sum(mul(g!, y), c.attrs.dim as number, true)))];
+    return [mul(y, sub(g!, sum(mul(g!, y), c.attrs.dim, true)))];
   },
 });
 registerGradient({
   kernelName: K.LogSoftmax,
   saveOutputs: true,
-  gradFunc: ([g], c) => [sub(g!, mul(exp(c.output()), sum(g!, c.attrs.dim as number, true)))],
+  gradFunc: ([g], c) => [sub(g!, mul(exp(c.output()), sum(g!, c.attrs.dim, true)))],
 });

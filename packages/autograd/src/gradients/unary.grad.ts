@@ -55,7 +55,7 @@ registerGradient({
   saveInputs: [0],
   gradFunc: ([g], c) => {
     const x = c.input(0);
-    const { min, max } = c.attrs as { min: number | null; max: number | null };
+    const { min, max } = c.attrs;
     let keep = x.eq(x);
     if (min !== null) keep = mul(keep, x.ge(min));
     if (max !== null) keep = mul(keep, x.le(max));

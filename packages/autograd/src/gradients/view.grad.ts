@@ -6,7 +6,7 @@ registerGradient({ kernelName: K.Reshape, gradFunc: ([g], c) => [reshape(g!, c.i
 registerGradient({
   kernelName: K.Permute,
   gradFunc: ([g], c) => {
-    const dims = c.attrs.dims as number[];
+    const dims = c.attrs.dims;
     const inverse = new Array<number>(dims.length);
     dims.forEach((d, i) => (inverse[d] = i));
     return [permute(g!, inverse)];
@@ -16,7 +16,7 @@ registerGradient({ kernelName: K.Expand, gradFunc: ([g], c) => [toInputShape(g!,
 registerGradient({
   kernelName: K.Slice,
   gradFunc: ([g], c) => {
-    const { dim, start, end, step } = c.attrs as { dim: number; start: number; end: number; step: number };
+    const { dim, start, end, step } = c.attrs;
     return [sliceScatter(g!, c.inputShapes[0]!, dim, start, end, step)];
   },
 });
@@ -25,7 +25,7 @@ registerGradient({
 registerGradient({
   kernelName: K.Select,
   gradFunc: ([g], c) => {
-    const { dim, index } = c.attrs as { dim: number; index: number };
+    const { dim, index } = c.attrs;
     return [sliceScatter(unsqueeze(g!, dim), c.inputShapes[0]!, dim, index, index + 1, 1)];
   },
 });
@@ -35,7 +35,7 @@ registerGradient({
 registerGradient({
   kernelName: K.Unbind,
   gradFunc: (grads, c) => {
-    const dim = c.attrs.dim as number;
+    const dim = c.attrs.dim;
     const shape = c.inputShapes[0]!.filter((_, d) => d !== dim);
     return [
       stack(

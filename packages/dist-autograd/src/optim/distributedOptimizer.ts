@@ -1,24 +1,57 @@
 import { type Tensor } from '@wiregrad/autograd';
-import { Adagrad, Adam, AdamW, RMSprop, SGD, type Optimizer } from '@wiregrad/nn/optim';
 import { type RRef, register, remote, rpcAsync } from '@wiregrad/rpc';
 import { getGradients, retrieveContext } from '../api.js';
 import { DistAutogradError } from '../errors.js';
 
-type OptimizerClass = new (params: Tensor[], opts: never) => Optimizer;
+/** What DistributedOptimizer needs of an optimizer (every optimizer of @wiregrad/nn/optim is one). */
+export interface LocalOptimizerLike {
+  step(): void;
+}
+type OptimizerClass = new (params: Tensor[], opts: never) => LocalOptimizerLike;
 
 const classes = new Map<string, OptimizerClass>();
 
-/** Makes an optimizer class usable by DistributedOptimizer (every optimizer of @wiregrad/nn/optim is registered). */
+/** Makes an optimizer class usable by DistributedOptimizer (the built-in ones of @wiregrad/nn/optim need not be). */
 export function registerOptimizer(name: string, cls: OptimizerClass): void {
   classes.set(name, cls);
 }
-for (const [name, cls] of Object.entries({ SGD, Adam, AdamW, RMSprop, Adagrad }))
-  registerOptimizer(name, cls as unknown as OptimizerClass);
+
+/**
+ * Note [DistributedOptimizer's optimizers]
+ * @wiregrad/nn is an optional peer dependency of dist-autograd, as torch.distributed.optim sits
+ * beside distributed autograd rather than under it: nothing loads it until a DistributedOptimizer
+ * names one of its optimizers. Both sides name an optimizer by its registered name (a class
+ * name can be minified away): the caller finds the one it was given among the registered classes,
+ * then among @wiregrad/nn/optim's built-in ones; the owner looks the name up the same way. Each
+ * side loads @wiregrad/nn/optim at most once, and only when a name is not registered. (Why the
+ * optimizers are a subpath of nn: Note [nn and optim in one package] in nn's README.)
+ */
+let builtIns: Promise<Map<string, OptimizerClass>> | null = null;
+function builtInOptimizers(): Promise<Map<string, OptimizerClass>> {
+  builtIns ??= import('@wiregrad/nn/optim').then(
+    ({ SGD, Adam, AdamW, RMSprop, Adagrad }) =>
+      new Map<string, OptimizerClass>(Object.entries({ SGD, Adam, AdamW, RMSprop, Adagrad })),
+    () => new Map<string, OptimizerClass>(), // not installed: only registered optimizers exist
+  );
+  return builtIns;
+}
+
+/** The name the owners know `cls` by (Note [DistributedOptimizer's optimizers]). */
+async function nameOf(cls: { name: string }): Promise<string> {
+  for (const [name, c] of classes) if (c === cls) return name;
+  for (const [name, c] of await builtInOptimizers()) if (c === cls) return name;
+  return cls.name;
+}
+
+/** The class named `name` on this owner (Note [DistributedOptimizer's optimizers]). */
+async function classNamed(name: string): Promise<OptimizerClass | undefined> {
+  return classes.get(name) ?? (await builtInOptimizers()).get(name);
+}
 
 /** The optimizer living next to its parameters on their owner. */
 class LocalOptimizer {
   private static lock: Promise<void> = Promise.resolve();
-  private readonly optim: Optimizer;
+  private readonly optim: LocalOptimizerLike;
   private readonly params: Tensor[];
 
   constructor(
@@ -47,8 +80,8 @@ class LocalOptimizer {
   }
 }
 
-register('_wiregrad.distOptim.create', (name: string, rrefs: RRef<Tensor>[], opts: unknown) => {
-  const cls = classes.get(name);
+register('_wiregrad.distOptim.create', async (name: string, rrefs: RRef<Tensor>[], opts: unknown) => {
+  const cls = await classNamed(name);
   if (!cls)
     throw new DistAutogradError('OPTIMIZER', `optimizer '${name}' is not registered (registerOptimizer(name, class))`);
   return new LocalOptimizer(rrefs, cls, opts);
@@ -63,21 +96,23 @@ register('_wiregrad.distOptim.step', (opt: RRef<LocalOptimizer>, contextId: bigi
  * with the gradients that context accumulated there.
  */
 export class DistributedOptimizer {
-  private readonly remotes: RRef<LocalOptimizer>[];
+  private readonly remotes: Promise<RRef<LocalOptimizer>[]>;
 
   constructor(optimizerClass: { name: string }, params: RRef<Tensor>[], opts: unknown) {
-    const name = [...classes.entries()].find(([, c]) => c === (optimizerClass as unknown))?.[0] ?? optimizerClass.name;
     const byOwner = new Map<number, RRef<Tensor>[]>();
     for (const p of params) byOwner.set(p.ownerId, [...(byOwner.get(p.ownerId) ?? []), p]);
-    this.remotes = [...byOwner.entries()].map(([owner, rrefs]) =>
-      remote<LocalOptimizer>(owner, '_wiregrad.distOptim.create', [name, rrefs, opts]),
+    this.remotes = nameOf(optimizerClass).then((name) =>
+      [...byOwner.entries()].map(([owner, rrefs]) =>
+        remote<LocalOptimizer>(owner, '_wiregrad.distOptim.create', [name, rrefs, opts]),
+      ),
     );
+    this.remotes.catch(() => {}); // surfaced by ready() and step()
   }
 
   /** Waits until every owner has built its optimizer; rejects with "Error creating optimizer." otherwise. */
   async ready(): Promise<void> {
     try {
-      await Promise.all(this.remotes.map((r) => r.getFuture().wait()));
+      await Promise.all((await this.remotes).map((r) => r.getFuture().wait()));
     } catch (e) {
       throw new DistAutogradError('OPTIMIZER', `Error creating optimizer. ${(e as Error).message}`, { cause: e });
     }
@@ -87,7 +122,7 @@ export class DistributedOptimizer {
     retrieveContext(contextId);
     await this.ready();
     const results = await Promise.allSettled(
-      this.remotes.map((r) => rpcAsync(r.ownerId, '_wiregrad.distOptim.step', [r, contextId]).wait()),
+      (await this.remotes).map((r) => rpcAsync(r.ownerId, '_wiregrad.distOptim.step', [r, contextId]).wait()),
     );
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     const last = failed[failed.length - 1]?.reason as Error | undefined;

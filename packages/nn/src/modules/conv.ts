@@ -14,8 +14,29 @@ export interface ConvModuleOptions<P> extends FactoryOptions {
   bias?: boolean;
 }
 
-const tuple = (v: Pair, n: number): number[] => (typeof v === 'number' ? Array<number>(n).fill(v) : [...v]);
-const pyTuple = (v: readonly number[]) => `(${v.join(', ')}${v.length === 1 ? ',' : ''})`;
+/** A size given as one number or one per dim, as `n` numbers. */
+export const tuple = (v: Pair, n: number): number[] => (typeof v === 'number' ? Array<number>(n).fill(v) : [...v]);
+/** A size as PyTorch's repr prints a tuple: `(3,)`, `(3, 3)`. */
+export const pyTuple = (v: readonly number[]) => `(${v.join(', ')}${v.length === 1 ? ',' : ''})`;
+
+/** PyTorch's _ConvNd checks (also _ConvTransposeNd's): both channel counts divide into the groups. */
+export function checkGroups(inChannels: number, outChannels: number, groups: number): void {
+  if (inChannels % groups !== 0) throw new NnError('INVALID_ARGUMENT', 'in_channels must be divisible by groups');
+  if (outChannels % groups !== 0) throw new NnError('INVALID_ARGUMENT', 'out_channels must be divisible by groups');
+}
+
+/**
+ * PyTorch's _ConvNd.reset_parameters (also _ConvTransposeNd's): kaiming_uniform(a = √5) on the
+ * weight, U(±1/√fanIn) on the bias, fanIn from the weight's dim 1 and kernel.
+ */
+export function resetConvParameters(weight: Parameter, bias: Parameter | null): void {
+  kaimingUniform_(weight, { a: Math.sqrt(5) });
+  if (bias) {
+    const [fanIn] = calculateFanInAndFanOut(weight);
+    const bound = fanIn > 0 ? 1 / Math.sqrt(fanIn) : 0;
+    uniform_(bias, -bound, bound);
+  }
+}
 
 /**
  * PyTorch's _ConvNd: weight [out, in/groups, ...kernel] and bias [out], initialised with
@@ -39,8 +60,7 @@ abstract class ConvNd extends Module {
   ) {
     super();
     const groups = opts.groups ?? 1;
-    if (inChannels % groups !== 0) throw new NnError('INVALID_ARGUMENT', 'in_channels must be divisible by groups');
-    if (outChannels % groups !== 0) throw new NnError('INVALID_ARGUMENT', 'out_channels must be divisible by groups');
+    checkGroups(inChannels, outChannels, groups);
     this.kernelSize = tuple(kernelSize, dims);
     this.stride = tuple(opts.stride ?? 1, dims);
     this.dilation = tuple(opts.dilation ?? 1, dims);
@@ -65,12 +85,7 @@ abstract class ConvNd extends Module {
   }
 
   resetParameters(): void {
-    kaimingUniform_(this.weight, { a: Math.sqrt(5) });
-    if (this.bias) {
-      const [fanIn] = calculateFanInAndFanOut(this.weight);
-      const bound = fanIn > 0 ? 1 / Math.sqrt(fanIn) : 0;
-      uniform_(this.bias, -bound, bound);
-    }
+    resetConvParameters(this.weight, this.bias);
   }
 
   override extraRepr(): string {

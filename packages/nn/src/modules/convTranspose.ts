@@ -2,8 +2,8 @@ import type { Pair, Tensor } from '@wiregrad/autograd';
 import { NnError } from '../errors.js';
 import { type FactoryOptions, emptyParameter, placeOnDevice } from '../factory.js';
 import { convTranspose1d, convTranspose2d } from '../functional/convTranspose.js';
-import { calculateFanInAndFanOut, kaimingUniform_, uniform_ } from '../init.js';
 import { Module } from '../module.js';
+import { checkGroups, pyTuple, resetConvParameters, tuple } from './conv.js';
 import type { Parameter } from '../parameter.js';
 
 export interface ConvTransposeModuleOptions<P> extends FactoryOptions {
@@ -14,9 +14,6 @@ export interface ConvTransposeModuleOptions<P> extends FactoryOptions {
   bias?: boolean;
   dilation?: P;
 }
-
-const tuple = (v: Pair, n: number): number[] => (typeof v === 'number' ? Array<number>(n).fill(v) : [...v]);
-const pyTuple = (v: readonly number[]) => `(${v.join(', ')}${v.length === 1 ? ',' : ''})`;
 
 /**
  * PyTorch's _ConvTransposeNd: weight [in, out/groups, ...kernel] and bias [out], initialised as
@@ -42,8 +39,7 @@ abstract class ConvTransposeNd extends Module<[x: Tensor, outputSize?: readonly 
   ) {
     super();
     const groups = opts.groups ?? 1;
-    if (inChannels % groups !== 0) throw new NnError('INVALID_ARGUMENT', 'in_channels must be divisible by groups');
-    if (outChannels % groups !== 0) throw new NnError('INVALID_ARGUMENT', 'out_channels must be divisible by groups');
+    checkGroups(inChannels, outChannels, groups);
     this.kernelSize = tuple(kernelSize, dims);
     this.stride = tuple(opts.stride ?? 1, dims);
     this.padding = tuple(opts.padding ?? 0, dims);
@@ -57,12 +53,7 @@ abstract class ConvTransposeNd extends Module<[x: Tensor, outputSize?: readonly 
   }
 
   resetParameters(): void {
-    kaimingUniform_(this.weight, { a: Math.sqrt(5) });
-    if (this.bias) {
-      const [fanIn] = calculateFanInAndFanOut(this.weight);
-      const bound = fanIn > 0 ? 1 / Math.sqrt(fanIn) : 0;
-      uniform_(this.bias, -bound, bound);
-    }
+    resetConvParameters(this.weight, this.bias);
   }
 
   /**

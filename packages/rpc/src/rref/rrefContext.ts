@@ -23,8 +23,8 @@ export interface OwnerEntry {
  * child is confirmed by the owner (RREF_CHILD_ACCEPT), so the owner never sees a delete
  * before the fork. User-to-user sharing: the child sends RREF_FORK_REQUEST to the owner,
  * and after its ACK, RREF_CHILD_ACCEPT to the parent. Control messages are idempotent
- * (sets keyed by id) and retried; user calls are never retried. The owner drops the value
- * when no fork and no local reference remains.
+ * (sets keyed by id) and, like every call, delivered exactly once by the transport (Note
+ * [Exactly-once calls]). The owner drops the value when no fork and no local reference remains.
  */
 export class RRefContext {
   readonly owners = new Map<string, OwnerEntry>();
@@ -108,26 +108,18 @@ export function resetRRefContext(): void {
   context = new RRefContext();
 }
 
-const CONTROL_TIMEOUT_MS = 5000;
-const CONTROL_RETRIES = 5;
+/** how long a control message waits for its ACK: the transport resends it meanwhile (Note [Exactly-once calls]) */
+const CONTROL_TIMEOUT_MS = 25_000;
 
-/** Sends an idempotent RRef control message, retrying on failure (user calls never retry). */
+/**
+ * Sends an RRef control message once. The transport delivers it exactly once (Note [Exactly-once
+ * calls]), so it is never sent again here: a copy under a fresh id would be a second message.
+ */
 export async function sendControl<T extends MessageType>(to: number, type: T, payload: PayloadOf<T>): Promise<void> {
   const { agent } = rpcState();
   const info = agent.workerInfoById(to);
   if (!info) throw agent.departure(to) ?? new RpcError('UNKNOWN_WORKER', `Unknown destination worker rank ${to}`);
-  let last: unknown;
-  for (let attempt = 0; attempt < CONTROL_RETRIES; attempt++) {
-    try {
-      await agent.send(info, outgoing(type, payload), CONTROL_TIMEOUT_MS);
-      return;
-    } catch (e) {
-      last = e;
-      if (e instanceof RpcError && (e.code === 'SHUTDOWN' || e.code === 'REMOTE' || e.code === 'PEER_DISCONNECTED'))
-        break;
-    }
-  }
-  throw last;
+  await agent.send(info, outgoing(type, payload), CONTROL_TIMEOUT_MS);
 }
 
 export { MessageType };

@@ -1,5 +1,6 @@
 import type { Attrs, KernelFunc } from '../kernelRegistry.js';
 import { Tensor } from '../tensor.js';
+import { dims3 } from '../shape.js';
 
 /**
  * Note [Matrices through BatchMatMul]
@@ -60,8 +61,8 @@ export function asBatch(a: Tensor, b: Tensor): BatchedProduct {
         M,
         K,
         N,
-        aStrides: as as [number, number, number],
-        bStrides: bs as [number, number, number],
+        aStrides: dims3(as, 'BatchMatMul'),
+        bStrides: dims3(bs, 'BatchMatMul'),
         outShape: [a.shape[0]!, M, N],
       };
 }

@@ -13,6 +13,7 @@ import { checkInt, checkScalar, checkTensor } from '../validate.js';
  * Indices are int32 (wiregrad's integer type, where torch uses int64). The ops check shapes
  * and dtypes; the kernels check every index value against its dim (See Note [Index bounds]).
  */
+/** Index tensors are int32 (Note [Index tensors]). */
 function checkIndexDtype(index: Tensor, op: string): void {
   checkTensor(op, 'index', index);
   if (index.dtype !== 'int32')

@@ -4,6 +4,7 @@ import { MultiheadAttention } from '../attention/multiheadAttention.js';
 import { Dropout } from '../dropout.js';
 import { Linear } from '../linear.js';
 import { LayerNorm } from '../normalization.js';
+import { attentionBlock, feedForwardBlock, residual } from './transformerBlocks.js';
 import { type TransformerLayerOptions, activationFn, copyInto, factory } from './transformerEncoderLayer.js';
 
 export interface DecoderLayerForwardOptions {
@@ -57,33 +58,13 @@ export class TransformerDecoderLayer extends Module<[Tensor, Tensor, DecoderLaye
   }
 
   forward(tgt: Tensor, memory: Tensor, opts: DecoderLayerForwardOptions = {}): Tensor {
-    const sa = (x: Tensor) =>
-      this.dropout1.forward(
-        this.self_attn.forward(x, x, x, {
-          attnMask: opts.tgtMask ?? null,
-          keyPaddingMask: opts.tgtKeyPaddingMask ?? null,
-          needWeights: false,
-        })[0],
-      );
+    const sa = (x: Tensor) => attentionBlock(this.self_attn, this.dropout1, x, x, opts.tgtMask, opts.tgtKeyPaddingMask);
     const mha = (x: Tensor) =>
-      this.dropout2.forward(
-        this.multihead_attn.forward(x, memory, memory, {
-          attnMask: opts.memoryMask ?? null,
-          keyPaddingMask: opts.memoryKeyPaddingMask ?? null,
-          needWeights: false,
-        })[0],
-      );
-    const ff = (x: Tensor) =>
-      this.dropout3.forward(this.linear2.forward(this.dropout.forward(this.activation(this.linear1.forward(x)))));
-    let x = tgt;
-    if (this.normFirst) {
-      x = x.add(sa(this.norm1.forward(x)));
-      x = x.add(mha(this.norm2.forward(x)));
-      return x.add(ff(this.norm3.forward(x)));
-    }
-    x = this.norm1.forward(x.add(sa(x)));
-    x = this.norm2.forward(x.add(mha(x)));
-    return this.norm3.forward(x.add(ff(x)));
+      attentionBlock(this.multihead_attn, this.dropout2, x, memory, opts.memoryMask, opts.memoryKeyPaddingMask);
+    const ff = (x: Tensor) => feedForwardBlock(this, this.dropout3, x);
+    let x = residual(tgt, this.norm1, sa, this.normFirst);
+    x = residual(x, this.norm2, mha, this.normFirst);
+    return residual(x, this.norm3, ff, this.normFirst);
   }
 
   /** A deep copy (PyTorch's copy.deepcopy in _get_clones): same options, same values, same mode. */

@@ -7,6 +7,7 @@ import { MultiheadAttention } from '../attention/multiheadAttention.js';
 import { Dropout } from '../dropout.js';
 import { Linear } from '../linear.js';
 import { LayerNorm } from '../normalization.js';
+import { attentionBlock, feedForwardBlock, residual } from './transformerBlocks.js';
 
 export type TransformerActivation = 'relu' | 'gelu' | ((x: Tensor) => Tensor);
 
@@ -70,23 +71,10 @@ export class TransformerEncoderLayer extends Module<[Tensor, EncoderLayerForward
   }
 
   forward(src: Tensor, opts: EncoderLayerForwardOptions = {}): Tensor {
-    const sa = (x: Tensor) =>
-      this.dropout1.forward(
-        this.self_attn.forward(x, x, x, {
-          attnMask: opts.srcMask ?? null,
-          keyPaddingMask: opts.srcKeyPaddingMask ?? null,
-          needWeights: false,
-        })[0],
-      );
-    const ff = (x: Tensor) =>
-      this.dropout2.forward(this.linear2.forward(this.dropout.forward(this.activation(this.linear1.forward(x)))));
-    let x = src;
-    if (this.normFirst) {
-      x = x.add(sa(this.norm1.forward(x)));
-      return x.add(ff(this.norm2.forward(x)));
-    }
-    x = this.norm1.forward(x.add(sa(x)));
-    return this.norm2.forward(x.add(ff(x)));
+    const sa = (x: Tensor) => attentionBlock(this.self_attn, this.dropout1, x, x, opts.srcMask, opts.srcKeyPaddingMask);
+    const ff = (x: Tensor) => feedForwardBlock(this, this.dropout2, x);
+    const x = residual(src, this.norm1, sa, this.normFirst);
+    return residual(x, this.norm2, ff, this.normFirst);
   }
 
   /** A deep copy (PyTorch's copy.deepcopy in _get_clones): same options, same values, same mode. */

@@ -1,7 +1,5 @@
-import { Dealer } from 'zeromq';
 import { curveKeyPair } from 'zeromq';
 import {
-  encodeMessage,
   getRpcStats,
   getWorkerInfos,
   initRpc,
@@ -14,13 +12,8 @@ import {
 } from '@wiregrad/rpc/internal';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
 import { pairKey } from '../../auth/keys.js';
-import { signHead } from '../../messages/message.js';
 import { requestRendezvous } from '../../rendezvous/store.js';
-
-interface KeyPair {
-  publicKey: string;
-  secretKey: string;
-}
+import { type KeyPair, rawPeerAnswered } from './rawPeer.js';
 
 let served = 0;
 register('secret', () => ++served);
@@ -43,7 +36,7 @@ export interface AttacksExtra {
  * DEALER identity `as`, with its own CURVE key pair, the head signed with `macKey` if given;
  * true if anything at all came back.
  */
-async function attack(
+function attack(
   address: string,
   serverKey: string,
   keys: KeyPair,
@@ -51,26 +44,8 @@ async function attack(
   msg: OutgoingMessage,
   macKey: Buffer | null,
 ): Promise<boolean> {
-  const raw = new Dealer({
-    routingId: as,
-    linger: 0,
-    receiveTimeout: 1000,
-    curveServerKey: serverKey,
-    curvePublicKey: keys.publicKey,
-    curveSecretKey: keys.secretKey,
-  });
-  raw.connect(address);
-  try {
-    const frames = encodeMessage({ ...msg, id: 1 }, { deviceMap: {}, peer: 1 });
-    if (macKey) frames[0] = signHead(frames[0]!, macKey);
-    await raw.send(frames);
-    await raw.receive();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    raw.close();
-  }
+  const curve = { curveServerKey: serverKey, curvePublicKey: keys.publicKey, curveSecretKey: keys.secretKey };
+  return rawPeerAnswered(address, msg, { routingId: as, receiveTimeout: 1000, ...curve }, macKey);
 }
 
 /**

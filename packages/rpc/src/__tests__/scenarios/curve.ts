@@ -1,34 +1,23 @@
-import { Dealer } from 'zeromq';
-import { encodeMessage, initRpc, register, rpcSync, rpcState, shutdown, MessageType } from '@wiregrad/rpc/internal';
+import {
+  initRpc,
+  register,
+  rpcSync,
+  rpcState,
+  shutdown,
+  MessageType,
+  type OutgoingMessage,
+} from '@wiregrad/rpc/internal';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
-
-interface KeyPair {
-  publicKey: string;
-  secretKey: string;
-}
+import { type KeyPair, rawPeerAnswered } from './rawPeer.js';
 
 let served = 0;
 register('secret', () => ++served);
 register('servedCount', () => served);
 
 /** A raw peer calling 'secret' at `address` with `options`; true when anything answered. */
-async function intrude(address: string, options: ConstructorParameters<typeof Dealer>[0]): Promise<boolean> {
-  const raw = new Dealer({ routingId: 'worker0', linger: 0, receiveTimeout: 1500, ...options });
-  raw.connect(address);
-  try {
-    await raw.send(
-      encodeMessage(
-        { type: MessageType.PYTHON_CALL, id: 1, payload: { fn: 'secret', args: [] } },
-        { deviceMap: {}, peer: 1 },
-      ),
-    );
-    await raw.receive();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    raw.close();
-  }
+function intrude(address: string, options: Parameters<typeof rawPeerAnswered>[2]): Promise<boolean> {
+  const call: OutgoingMessage = { type: MessageType.PYTHON_CALL, payload: { fn: 'secret', args: [] } };
+  return rawPeerAnswered(address, call, { routingId: 'worker0', receiveTimeout: 1500, ...options });
 }
 
 export async function run({ rank, worldSize, initMethod, extra }: ScenarioContext) {

@@ -1,5 +1,23 @@
 import { TensorError } from '../../errors.js';
-import type { GpuJs } from './gpuRuntime.js';
+
+/** What a gpu.js kernel returns with `pipeline: true`: a typed array (webasm, cpu) or a Texture (GL). */
+export type GpuValue = Float32Array | GpuTexture;
+export interface GpuTexture {
+  toArray(): Float32Array | Float32Array[];
+  delete(): void;
+  clone?(): GpuTexture;
+}
+
+export interface GpuKernel {
+  (...args: unknown[]): GpuValue;
+  setOutput(output: number[]): GpuKernel;
+}
+export interface GpuJs {
+  mode: string;
+  createKernel(source: string, settings: Record<string, unknown>): GpuKernel;
+  addFunction(source: string): void;
+  destroy(): void;
+}
 
 export interface GpuJsModule {
   GPU: (new (settings?: { mode?: string }) => GpuJs) & {

@@ -1,6 +1,15 @@
 import { platform } from '#platform';
 import { TensorError } from '../../errors.js';
-import { type GpuJsModule, gpuJsModule, missingGpuJs } from './gpuJsModule.js';
+import {
+  type GpuJs,
+  type GpuJsModule,
+  type GpuKernel,
+  type GpuValue,
+  gpuJsModule,
+  missingGpuJs,
+} from './gpuJsModule.js';
+
+export type { GpuJs, GpuKernel, GpuTexture, GpuValue } from './gpuJsModule.js';
 
 /** gpu.js modes, best first (Note [gpu.js modes]). */
 export type GpuMode = 'headlessgl' | 'webgl2' | 'webgl' | 'webgpu' | 'webasm' | 'cpu';
@@ -15,25 +24,6 @@ export interface GpuInfo {
    * (Note [Accelerated gpu modes]); false when unavailable.
    */
   accelerated: boolean;
-}
-
-/** What a gpu.js kernel returns with `pipeline: true`: a typed array (webasm, cpu) or a Texture (GL). */
-export type GpuValue = Float32Array | GpuTexture;
-export interface GpuTexture {
-  toArray(): Float32Array | Float32Array[];
-  delete(): void;
-  clone?(): GpuTexture;
-}
-
-export interface GpuKernel {
-  (...args: unknown[]): GpuValue;
-  setOutput(output: number[]): GpuKernel;
-}
-export interface GpuJs {
-  mode: string;
-  createKernel(source: string, settings: Record<string, unknown>): GpuKernel;
-  addFunction(source: string): void;
-  destroy(): void;
 }
 
 /**

@@ -65,6 +65,7 @@ function extremumKernel(
     kernelName,
     device: 'cpu',
     kernelFunc: ([x], attrs) => {
+      // one compiled loop per comparison and dtype (Note [Extremum loops])
       const dim = attrs.dim;
       const keepdim = attrs.keepdim;
       const dims = dim === null ? [] : [dim];

@@ -31,6 +31,7 @@ export const COMPARE = {
 } satisfies Partial<Record<BinaryKernelName, string>>;
 
 function arithKernel(kernelName: BinaryKernelName, expr: (d: DType) => string): KernelConfigOf<BinaryKernelName> {
+  // one loop per expression and dtype (Note [Generated elementwise loops])
   const loopFor = perDtype((d) => compileElementwise(2, d === 'bool' ? `(${expr(d)}) !== 0 ? 1 : 0` : expr(d)));
   return {
     kernelName,

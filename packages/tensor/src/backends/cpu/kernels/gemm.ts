@@ -26,6 +26,7 @@ const scratch = { acc: new Float64Array(256), bPanels: new Float64Array(512), aP
 
 /** scratch[role] with room for `n` values (contents undefined), or a fresh array past SCRATCH_MAX. */
 function room(role: keyof typeof scratch, n: number): Float64Array {
+  // reused, not allocated (Note [Gemm scratch])
   if (n > SCRATCH_MAX) return new Float64Array(n);
   if (scratch[role].length < n)
     scratch[role] = new Float64Array(Math.min(SCRATCH_MAX, Math.max(n, 2 * scratch[role].length)));

@@ -2,6 +2,7 @@ import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
 import type { WindowGeometry } from '../../../kernelSpecs.js';
 import { Tensor } from '../../../tensor.js';
+import { dims3, dims4 } from '../../../shape.js';
 import { wasmCol2im, wasmIm2col } from '../wasm/wasmConv.js';
 
 /** Im2Col (float32 in wasm where it pays, Note [Wasm im2col]; else im2colTs). */
@@ -31,8 +32,8 @@ export function im2colTs(x: Tensor, g: WindowGeometry, padValue: number): Tensor
     dilation: [dh, dw],
     outSize: [oh, ow],
   } = g;
-  const [N, C, H, W] = x.shape as [number, number, number, number];
-  const [s0, s1, s2, s3] = x.strides as [number, number, number, number];
+  const [N, C, H, W] = dims4(x.shape, 'Im2Col');
+  const [s0, s1, s2, s3] = dims4(x.strides, 'Im2Col');
   const out = Tensor.uninitialized([N, C * kh * kw, oh * ow], x.dtype);
   const o = out.storage.data;
   const d = x.storage.data;
@@ -78,7 +79,7 @@ export function col2imTs(cols: Tensor, g: WindowGeometry, inputSize: readonly [n
   const [H, W] = inputSize;
   const N = cols.shape[0]!;
   const C = cols.shape[1]! / (kh * kw);
-  const [s0, s1, s2] = cols.strides as [number, number, number];
+  const [s0, s1, s2] = dims3(cols.strides, 'Col2Im');
   const out = Tensor.empty([N, C, H, W], cols.dtype);
   const o = out.storage.data;
   const d = cols.storage.data;

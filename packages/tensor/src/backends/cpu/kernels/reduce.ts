@@ -59,7 +59,7 @@ function foldKernel(kernelName: FoldKernelName): KernelConfigOf<FoldKernelName> 
     kernelFunc: ([x], attrs) => {
       const dims = attrs.dims;
       const dtype: DType = x!.dtype;
-      const loop = loopFor(dtype);
+      const loop = loopFor(dtype); // Note [Fold loops]
       const { data, base, O, R, I, keptShape } = reduceLayout(x!, dims);
       const out = Tensor.empty(reducedShape(keptShape, dims, attrs.keepdim), dtype);
       if (kernelName !== K.Sum || !wasmSum(data, base, O, R, I, out.storage.data))

@@ -1,5 +1,6 @@
 import type { Tensor } from '../../../tensor.js';
 import type { WindowGeometry } from '../../../kernelSpecs.js';
+import { dims3, dims4 } from '../../../shape.js';
 import { activeWasm, getNumThreads, runParallel, splitRange } from './cpuKernels.js';
 import { stageView } from './stage.js';
 import type { WasmRuntime } from './wasmRuntime.js';
@@ -66,7 +67,7 @@ function planeRanges(planes: number, valuesPerPlane: number): Array<[number, num
 
 /** Im2Col of a float32 [N, C, H, W] in wasm (Note [Wasm im2col]); null when the TypeScript kernel should run. */
 export function wasmIm2col(x: Tensor, g: WindowGeometry, padValue: number): Tensor | null {
-  const [N, C, H, W] = x.shape as [number, number, number, number];
+  const [N, C, H, W] = dims4(x.shape, 'Im2Col');
   const rows = C * g.kernel[0] * g.kernel[1];
   const L = g.outSize[0] * g.outSize[1];
   if (x.dtype !== 'float32' || N * rows * L < MIN_WASM_VALUES) return null;
@@ -89,7 +90,7 @@ export function wasmIm2col(x: Tensor, g: WindowGeometry, padValue: number): Tens
 
 /** Col2Im of float32 columns [N, C·kh·kw, L] into [N, C, H, W] in wasm (Note [Wasm im2col]); null as wasmIm2col. */
 export function wasmCol2im(cols: Tensor, g: WindowGeometry, inputSize: readonly [number, number]): Tensor | null {
-  const [N, rows, L] = cols.shape as [number, number, number];
+  const [N, rows, L] = dims3(cols.shape, 'Col2Im');
   const C = rows / (g.kernel[0] * g.kernel[1]);
   const [H, W] = inputSize;
   if (cols.dtype !== 'float32' || N * rows * L < MIN_WASM_VALUES) return null;

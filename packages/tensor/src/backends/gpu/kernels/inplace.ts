@@ -65,6 +65,7 @@ function write(dst: Tensor, src: Tensor | null, value: number): Tensor {
   return dst;
 }
 
+/** CopyInto and Fill on the gpu: each writes its destination view's storage anew (Note [gpu in-place writes]). */
 export const inplaceKernels: KernelConfig[] = [
   { kernelName: K.CopyInto, device: 'gpu', kernelFunc: ([dst, src]) => [write(dst!, src!, 0)] },
   { kernelName: K.Fill, device: 'gpu', kernelFunc: ([dst], attrs) => [write(dst!, null, attrs.value)] },

@@ -2,6 +2,7 @@ import { platform } from '#platform';
 import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
 import type { Tensor } from '../../../tensor.js';
+import { dims3 } from '../../../shape.js';
 import { MAX_LOOP, gpuInfo, kernel, launch, release } from '../gpuRuntime.js';
 import { acceptingMatrices } from '../../matrixProducts.js';
 import { assertGpuDType, gpuMap } from '../gpuMap.js';
@@ -170,7 +171,7 @@ export const matmulKernel: KernelConfig = {
   device: 'gpu',
   kernelFunc: acceptingMatrices(([a, b]) => {
     assertGpuDType(a!.dtype);
-    const [B, , Kd] = a!.shape as [number, number, number];
+    const [B, , Kd] = dims3(a!.shape, 'BatchMatMul');
     let acc: Tensor | null = null;
     for (let k0 = 0; k0 === 0 || k0 < Kd; k0 += MAX_LOOP) {
       const part = matmulSlice(matmulMeta(a!, b!, k0), B, Math.min(MAX_LOOP, Kd - k0), a!, b!);

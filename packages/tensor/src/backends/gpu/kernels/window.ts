@@ -1,5 +1,6 @@
 import * as K from '../../../kernelNames.js';
 import type { KernelConfig } from '../../../kernelRegistry.js';
+import { dims4 } from '../../../shape.js';
 import { kernel, launch } from '../gpuRuntime.js';
 import { gpuTensor, valueOf } from '../gpuTensor.js';
 
@@ -40,7 +41,7 @@ const im2col: KernelConfig = {
       outSize: [oh, ow],
       padValue,
     } = attrs;
-    const [N, C, H, W] = x!.shape as [number, number, number, number];
+    const [N, C, H, W] = dims4(x!.shape, 'Im2Col');
     const shape = [N, C * kh * kw, oh * ow];
     const meta = [
       oh * ow,
