@@ -44,8 +44,9 @@ export const RESULT_PREFIX = 'result ';
  * (1.5e-8 after 8 steps), and 5 epochs of SGD at the 1cycle peak (705 steps) amplified that to a
  * largest parameter difference of 0.14 (measured, default settings): two float32 runs of
  * the same training that differ only in summation order end apart, DDP or not. In float64 the
- * starting difference is ~1e-16, and the runs still agree within 1e-5 at the end. The convnet
- * and its digits are cast to float64 before DDP wraps it (samples/s are float64's).
+ * starting difference is ~1e-16, and the default run ended 1.8e-14 apart (97.6 % held-out for
+ * both). The convnet and its digits are cast to float64 before DDP wraps it (samples/s are
+ * float64's: 2.4-3x fewer than float32's on this machine).
  */
 export const DDP_DTYPE = 'float64';
 
