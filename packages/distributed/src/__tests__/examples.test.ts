@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const file = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
-const blocks = [...readFileSync(file('README.md'), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+const tsBlocks = (path: string) =>
+  [...readFileSync(path, 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+const blocks = tsBlocks(file('README.md'));
 
 describe("the README's examples", () => {
   it('are examples/train.ts and examples/collectives.ts verbatim (so tsc checks them)', () => {
@@ -14,6 +16,10 @@ describe("the README's examples", () => {
       readFileSync(file('examples/train.ts'), 'utf8'),
       readFileSync(file('examples/collectives.ts'), 'utf8'),
     ]);
+  });
+
+  it("docs/distributed.md's script is examples/train.ts verbatim", () => {
+    expect(tsBlocks(file('../../docs/distributed.md'))).toEqual([readFileSync(file('examples/train.ts'), 'utf8')]);
   });
 
   it('train.ts under wiregrad-run: a rank that crashes, a restart that resumes from the checkpoint, the same model everywhere', async () => {
