@@ -21,7 +21,8 @@ const { AddmmActivation } = KernelNames;
  * y > 0 (else 0), dx = g' W, dW = g'ᵀ x, db = Σ g'. The option is ours, not PyTorch's
  * F.linear: a module pair is what PyTorch's graph-mode fusers (oneDNN, TorchScript) fuse;
  * in eager code only an explicit call or a container that sees both layers can. Other
- * devices and dtypes run linear then relu.
+ * devices and dtypes run linear then relu. Backward computes only the gradients
+ * ctx.needsInputGrad asks for: a first layer's dx, as costly as its dW, is skipped.
  */
 export function canFuseLinear(x: Tensor, weight: Tensor, bias: Tensor | null): bias is Tensor {
   return (
@@ -51,10 +52,16 @@ class LinearReLU extends Function {
     return y;
   }
 
-  static override backward(ctx: FunctionCtx, grad: Tensor): Tensor[] {
+  static override backward(ctx: FunctionCtx, grad: Tensor): (Tensor | null)[] {
     const [x, weight, y] = ctx.savedTensors as [Tensor, Tensor, Tensor];
+    const [needX, needW, needB] = ctx.needsInputGrad;
     const g = rows(maskedFill(grad, le(y, 0), 0));
-    return [g.matmul(weight).reshape(x.shape), g.t().matmul(rows(x)), g.sum(0)];
+    // only the products asked for (PyTorch's output_mask)
+    return [
+      needX ? g.matmul(weight).reshape(x.shape) : null,
+      needW ? g.t().matmul(rows(x)) : null,
+      needB ? g.sum(0) : null,
+    ];
   }
 }
 
