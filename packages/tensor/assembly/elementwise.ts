@@ -91,6 +91,21 @@ export function binaryF32(op: i32, mode: i32, a: usize, b: usize, out: usize, n:
   }
 }
 
+/**
+ * x[i] += alpha * y[i] over n floats (n a multiple of 4; the caller runs the tail), in place:
+ * PyTorch's `x.add_(y, alpha=alpha)` in one pass, as SGD's update is (Note [In-place fast path]).
+ * alpha * y is rounded before the add, as the TypeScript loop computes it.
+ */
+export function axpyF32(x: usize, y: usize, n: i32, alpha: f32): void {
+  const a = f32x4.splat(alpha);
+  const end = x + (<usize>n << 2);
+  while (x < end) {
+    v128.store(x, f32x4.add(v128.load(x), f32x4.mul(a, v128.load(y))));
+    x += 16;
+    y += 16;
+  }
+}
+
 @inline function unaryLoop(op: i32, x: usize, out: usize, n: i32): void {
   const end = out + (<usize>n << 2);
   // two vectors a turn: the costly ops (exp's polynomial) share their constants' registers

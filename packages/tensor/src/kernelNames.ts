@@ -118,8 +118,9 @@ export const Fill = 'Fill';
 export const AddmmActivation = 'AddmmActivation';
 /**
  * - BinaryInto: [x, y] -> x, written in place with x op y (attrs.op: Add, Sub, Mul or Div),
- *   for float32 x contiguous and y broadcast to x's shape; what add_, sub_, mul_ and div_ run
- *   when no graph is recorded (Note [In-place fast path]).
+ *   for float32 x contiguous and y broadcast to x's shape; with attrs.alpha (op Add, y of x's
+ *   shape) x + alpha y; what add_, sub_, mul_ and div_ run when no graph is recorded
+ *   (Note [In-place fast path]).
  */
 export const BinaryInto = 'BinaryInto';
 
