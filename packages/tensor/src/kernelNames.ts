@@ -123,6 +123,12 @@ export const AddmmActivation = 'AddmmActivation';
  *   (Note [In-place fast path]).
  */
 export const BinaryInto = 'BinaryInto';
+/**
+ * - ThresholdBackward: [grad, y] -> grad where y > attrs.threshold, else 0 (NaN in y passes
+ *   grad), of grad's shape and dtype: PyTorch's threshold_backward, ReLU's backward at threshold 0,
+ *   in one pass instead of a comparison and a masked fill; float32 at threshold 0 on the SIMD kernels.
+ */
+export const ThresholdBackward = 'ThresholdBackward';
 
 /** Kernels that write into inputs[0] instead of allocating an output. */
 export const INPLACE_KERNELS: ReadonlySet<string> = new Set([CopyInto, Fill, BinaryInto]);

@@ -4,12 +4,13 @@ import {
   KernelNames,
   type Tensor,
   hasKernel,
+  isGradEnabled,
   le,
   maskedFill,
   runKernel1,
 } from '@wiregrad/autograd';
 
-const { AddmmActivation } = KernelNames;
+const { AddmmActivation, ThresholdBackward } = KernelNames;
 
 /**
  * Note [Fused linear]
@@ -55,7 +56,12 @@ class LinearReLU extends Function {
   static override backward(ctx: FunctionCtx, grad: Tensor): (Tensor | null)[] {
     const [x, weight, y] = ctx.savedTensors as [Tensor, Tensor, Tensor];
     const [needX, needW, needB] = ctx.needsInputGrad;
-    const g = rows(maskedFill(grad, le(y, 0), 0));
+    // ReLU's backward in one pass (PyTorch's threshold_backward), unless it must be differentiable
+    const g = rows(
+      isGradEnabled() || !hasKernel(ThresholdBackward, grad.device.type)
+        ? maskedFill(grad, le(y, 0), 0)
+        : runKernel1(ThresholdBackward, [grad, y], { threshold: 0 }),
+    );
     // only the products asked for (PyTorch's output_mask)
     return [
       needX ? g.matmul(weight).reshape(x.shape) : null,
