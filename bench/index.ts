@@ -1,6 +1,12 @@
 // `pnpm bench`: every benchmark side by side with its peers, one process, ratios printed.
 import { writeFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { printRows, type Row } from './report.js';
+
+// Node 20 runs relaxed SIMD (the gemm's fused multiply-add, Note [Relaxed SIMD gemm]) only
+// behind this flag, Node >= 22 by default: set before any suite makes the wasm runtime, so
+// every figure is the build a user on a current Node gets
+if (Number(process.versions.node.split('.')[0]) < 22) setFlagsFromString('--experimental-wasm-relaxed-simd');
 
 const suites: [string, () => Promise<{ run(): Promise<Row[] | void> }>][] = [
   ['tensor', () => import('./tensor.bench.js')],

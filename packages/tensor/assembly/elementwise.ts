@@ -2,7 +2,7 @@
 import { erfV, expV, logV } from './simdMath';
 
 // Binary op codes (kept in step with BINARY_OPS in src/backends/cpu/wasm/wasmElementwise.ts).
-const ADD = 0, SUB = 1, MUL = 2, DIV = 3, MAX = 4, MIN = 5;
+const ADD = 0, SUB = 1, MUL = 2, DIV = 3, MAX = 4, MIN = 5, THRESHOLD_BACKWARD = 6;
 // Unary op codes (kept in step with UNARY_OPS there).
 const NEG = 0, ABS = 1, SQRT = 2, RELU = 3, EXP = 4, LOG = 5, SIGMOID = 6, SILU = 7, GELU = 8;
 
@@ -12,7 +12,9 @@ const NEG = 0, ABS = 1, SQRT = 2, RELU = 3, EXP = 4, LOG = 5, SIGMOID = 6, SILU 
   if (op == MUL) return f32x4.mul(x, y);
   if (op == DIV) return f32x4.div(x, y);
   if (op == MAX) return f32x4.max(x, y);
-  return f32x4.min(x, y);
+  if (op == MIN) return f32x4.min(x, y);
+  // x is the gradient, y ReLU's output: 0 where y <= 0 (NaN in y keeps x), as PyTorch's threshold_backward
+  return v128.bitselect(f32x4.splat(0), x, f32x4.le(y, f32x4.splat(0)));
 }
 
 @inline function unary(op: i32, x: v128): v128 {
@@ -92,7 +94,23 @@ export function binaryF32(op: i32, mode: i32, a: usize, b: usize, out: usize, n:
     case MUL: binaryModes(MUL, mode, a, b, out, n, cols); break;
     case DIV: binaryModes(DIV, mode, a, b, out, n, cols); break;
     case MAX: binaryModes(MAX, mode, a, b, out, n, cols); break;
-    default: binaryModes(MIN, mode, a, b, out, n, cols); break;
+    case MIN: binaryModes(MIN, mode, a, b, out, n, cols); break;
+    default: binaryModes(THRESHOLD_BACKWARD, mode, a, b, out, n, cols); break;
+  }
+}
+
+/**
+ * x[i] += alpha * y[i] over n floats (n a multiple of 4; the caller runs the tail), in place:
+ * PyTorch's `x.add_(y, alpha=alpha)` in one pass, as SGD's update is (Note [In-place fast path]).
+ * alpha * y is rounded before the add, as the TypeScript loop computes it.
+ */
+export function axpyF32(x: usize, y: usize, n: i32, alpha: f32): void {
+  const a = f32x4.splat(alpha);
+  const end = x + (<usize>n << 2);
+  while (x < end) {
+    v128.store(x, f32x4.add(v128.load(x), f32x4.mul(a, v128.load(y))));
+    x += 16;
+    y += 16;
   }
 }
 

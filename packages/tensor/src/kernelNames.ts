@@ -118,10 +118,17 @@ export const Fill = 'Fill';
 export const AddmmActivation = 'AddmmActivation';
 /**
  * - BinaryInto: [x, y] -> x, written in place with x op y (attrs.op: Add, Sub, Mul or Div),
- *   for float32 x contiguous and y broadcast to x's shape; what add_, sub_, mul_ and div_ run
- *   when no graph is recorded (Note [In-place fast path]).
+ *   for float32 x contiguous and y broadcast to x's shape; with attrs.alpha (op Add, y of x's
+ *   shape) x + alpha y; what add_, sub_, mul_ and div_ run when no graph is recorded
+ *   (Note [In-place fast path]).
  */
 export const BinaryInto = 'BinaryInto';
+/**
+ * - ThresholdBackward: [grad, y] -> grad where y > attrs.threshold, else 0 (NaN in y passes
+ *   grad), of grad's shape and dtype: PyTorch's threshold_backward, ReLU's backward at threshold 0,
+ *   in one pass instead of a comparison and a masked fill; float32 at threshold 0 on the SIMD kernels.
+ */
+export const ThresholdBackward = 'ThresholdBackward';
 
 /** Kernels that write into inputs[0] instead of allocating an output. */
 export const INPLACE_KERNELS: ReadonlySet<string> = new Set([CopyInto, Fill, BinaryInto]);

@@ -101,7 +101,8 @@ export interface KernelSpecs {
   CopyInto: Spec<readonly [dst: Tensor, src: Tensor], Named>;
   Fill: Spec<readonly [dst: Tensor], { value: number } & Named>;
   AddmmActivation: Spec<readonly [bias: Tensor, mat1: Tensor, mat2: Tensor]>;
-  BinaryInto: Spec<readonly [x: Tensor, y: Tensor], { op: 'Add' | 'Sub' | 'Mul' | 'Div' }>;
+  ThresholdBackward: Spec<readonly [grad: Tensor, y: Tensor], { threshold: number }>;
+  BinaryInto: Spec<readonly [x: Tensor, y: Tensor], { op: 'Add' | 'Sub' | 'Mul' | 'Div'; alpha?: number }>;
 }
 
 export type KernelName = keyof KernelSpecs;

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { type Tensor, grad, manualSeed, randn, relu } from '@wiregrad/autograd';
+import { describe, expect, it, vi } from 'vitest';
+import { Tensor, grad, manualSeed, randn, relu } from '@wiregrad/autograd';
 import { Linear, ReLU, Sequential } from '../index.js';
 import { linear } from './index.js';
 
@@ -93,4 +93,32 @@ describe('fused linear + relu (Note [Fused linear]) equals linear then relu', ()
       1e-12,
     );
   });
+  it.each([
+    ['x', 0],
+    ['W', 1],
+  ] as const)(
+    'backward computes only the gradients asked for: with %s frozen, one product fewer, the others as before',
+    (frozen, k) => {
+      const grads = (fuse: boolean, freeze: boolean) => {
+        manualSeed(6);
+        const ts = [randn([16, 40]), randn([24, 40]), randn([24])];
+        ts.forEach((t, i) => (t.requiresGrad = !(freeze && i === k)));
+        const [x, w, b] = ts as [Tensor, Tensor, Tensor];
+        const y = fuse ? linear(x, w, b, { activation: 'relu' }) : relu(linear(x, w, b));
+        const products = vi.spyOn(Tensor.prototype, 'matmul');
+        y.backward(randn(y.shape));
+        const calls = products.mock.calls.length;
+        products.mockRestore();
+        return { calls, grads: ts.map((t) => (t.grad ? Array.from(t.grad.toTypedArray()) : null)) };
+      };
+      const all = grads(true, true);
+      expect(all.calls).toBe(1);
+      expect(grads(true, false).calls).toBe(2);
+      expect(all.grads[k]).toBeNull();
+      const plain = grads(false, true);
+      expect(plain.grads[k]).toBeNull();
+      const kept = (g: (number[] | null)[]) => g.filter((v): v is number[] => v !== null);
+      expectNear(kept(all.grads), kept(plain.grads), 1e-5);
+    },
+  );
 });

@@ -4,12 +4,13 @@ import {
   KernelNames,
   type Tensor,
   hasKernel,
+  isGradEnabled,
   le,
   maskedFill,
   runKernel1,
 } from '@wiregrad/autograd';
 
-const { AddmmActivation } = KernelNames;
+const { AddmmActivation, ThresholdBackward } = KernelNames;
 
 /**
  * Note [Fused linear]
@@ -21,7 +22,8 @@ const { AddmmActivation } = KernelNames;
  * y > 0 (else 0), dx = g' W, dW = g'ᵀ x, db = Σ g'. The option is ours, not PyTorch's
  * F.linear: a module pair is what PyTorch's graph-mode fusers (oneDNN, TorchScript) fuse;
  * in eager code only an explicit call or a container that sees both layers can. Other
- * devices and dtypes run linear then relu.
+ * devices and dtypes run linear then relu. Backward computes only the gradients
+ * ctx.needsInputGrad asks for: a first layer's dx, as costly as its dW, is skipped.
  */
 export function canFuseLinear(x: Tensor, weight: Tensor, bias: Tensor | null): bias is Tensor {
   return (
@@ -51,10 +53,21 @@ class LinearReLU extends Function {
     return y;
   }
 
-  static override backward(ctx: FunctionCtx, grad: Tensor): Tensor[] {
+  static override backward(ctx: FunctionCtx, grad: Tensor): (Tensor | null)[] {
     const [x, weight, y] = ctx.savedTensors as [Tensor, Tensor, Tensor];
-    const g = rows(maskedFill(grad, le(y, 0), 0));
-    return [g.matmul(weight).reshape(x.shape), g.t().matmul(rows(x)), g.sum(0)];
+    const [needX, needW, needB] = ctx.needsInputGrad;
+    // ReLU's backward in one pass (PyTorch's threshold_backward), unless it must be differentiable
+    const g = rows(
+      isGradEnabled() || !hasKernel(ThresholdBackward, grad.device.type)
+        ? maskedFill(grad, le(y, 0), 0)
+        : runKernel1(ThresholdBackward, [grad, y], { threshold: 0 }),
+    );
+    // only the products asked for (PyTorch's output_mask)
+    return [
+      needX ? g.matmul(weight).reshape(x.shape) : null,
+      needW ? g.t().matmul(rows(x)) : null,
+      needB ? g.sum(0) : null,
+    ];
   }
 }
 

@@ -63,8 +63,10 @@ function writeInto(target: Tensor, result: Tensor, gradFnName: string): Tensor {
  * path allocated a fresh 4 MiB result per call on 1M floats and left it to the GC: page faults
  * on memory never touched cost more than the add itself (here 35-70 ms a call, against
  * 0.3-1 ms in place). y must broadcast to x's shape and may not overlap x unless it is x
- * itself; alpha scales y first (a temporary, released at once). Everything else, and every
- * write autograd must record, keeps Note [In-place ops]'s path.
+ * itself. add_ and sub_ with alpha (SGD's `p.add_(d, alpha=-lr)`) run x += alpha y in the
+ * same single pass (axpyF32): alpha cast to float32 as PyTorch casts it, alpha y rounded
+ * before the add (PyTorch's AVX2 loop fuses the two, one rounding less). Everything else, and every write autograd must record, keeps
+ * Note [In-place ops]'s path.
  */
 function binaryInPlace(
   kernel: KernelAttrs<'BinaryInto'>['op'],
@@ -80,6 +82,12 @@ function binaryInPlace(
   if (other instanceof Tensor && other.storage === x.storage && !sameView(x, other)) return false;
   if (recordsGraph(other instanceof Tensor ? [x, other] : [x])) return false;
   const scale = alpha ?? 1;
+  if (other instanceof Tensor && scale !== 1 && (kernel === K.Add || kernel === K.Sub)) {
+    // x + alpha y in one pass; x - alpha y is x + (-alpha) y, bit for bit
+    checkWritable(x, other.shape);
+    runKernel1(K.BinaryInto, [x, other], { op: K.Add, alpha: kernel === K.Sub ? -scale : scale });
+    return true;
+  }
   let y: Tensor;
   if (other instanceof Tensor) y = scale === 1 ? other : mul(other, scale);
   else y = promoteOperands([x, other * scale])[1]!;

@@ -58,6 +58,14 @@ describe('in-place fast path', () => {
       const subtracted = x.sub(y, { alpha: 3 }).toTypedArray();
       expect(firstDifference(x.clone().add_(y, { alpha: -0.01 }).toTypedArray(), added)).toBe(-1);
       expect(firstDifference(x.sub_(y, { alpha: 3 }).toTypedArray(), subtracted)).toBe(-1);
+      // a y broadcast as a row, and an x on a buffer of its own (not in wasm memory)
+      const grid = randn([Math.ceil(n / 12), 12]);
+      const row = randn([12]);
+      const rowSum = grid.add(row, { alpha: 0.3 }).toTypedArray();
+      expect(firstDifference(grid.add_(row, { alpha: 0.3 }).toTypedArray(), rowSum)).toBe(-1);
+      const own = tensor(Float32Array.from(y.toTypedArray()));
+      const ownSum = own.add(x, { alpha: -0.01 }).toTypedArray();
+      expect(firstDifference(own.add_(x, { alpha: -0.01 }).toTypedArray(), ownSum)).toBe(-1);
     }
   });
 
@@ -87,14 +95,14 @@ describe('in-place fast path', () => {
     }
   });
 
-  it('allocates no result and bumps the version once', () => {
+  it('allocates no result (alpha included) and bumps the version once per op', () => {
     const x = randn([1 << 20]);
     const y = randn([1 << 20]);
     const before = memory();
-    x.add_(y).mul_(y).sub_(0.5).div_(y);
+    x.add_(y).mul_(y).sub_(0.5).div_(y).add_(y, { alpha: -0.01 });
     const after = memory();
     expect(after.cpuCacheHits + after.cpuCacheMisses).toBe(before.cpuCacheHits + before.cpuCacheMisses);
     expect(after.tensors).toBe(before.tensors);
-    expect(x.version).toBe(4);
+    expect(x.version).toBe(5);
   });
 });

@@ -8,6 +8,7 @@ import { clampKernel } from './kernels/clamp.js';
 import { matmulKernel } from './kernels/matmul.js';
 import { reduceKernels } from './kernels/reduce.js';
 import { softmaxKernels } from './kernels/softmax.js';
+import { thresholdBackwardKernel } from './kernels/thresholdBackward.js';
 import { unaryKernels } from './kernels/unary.js';
 import { whereKernel } from './kernels/where.js';
 
@@ -21,3 +22,4 @@ for (const k of softmaxKernels) registerKernel(k);
 registerKernel(matmulKernel);
 registerKernel(addmmActivationKernel);
 registerKernel(binaryIntoKernel);
+registerKernel(thresholdBackwardKernel);

@@ -9,6 +9,8 @@ const EXPR: Readonly<Record<string, string>> = {
   [K.Sub]: 'x - y',
   [K.Mul]: 'x * y',
   [K.Div]: 'x / y',
+  // alpha (p0) is a float32 and alpha y is rounded before the add, as the wasm kernel computes it
+  Axpy: 'x + Math.fround(p0 * y)',
 };
 const loops = new Map<string, ElementwiseLoop>();
 
@@ -16,13 +18,16 @@ const loops = new Map<string, ElementwiseLoop>();
  * BinaryInto (Note [Kernel names]): x op= y for float32 x contiguous, y float32 broadcast to
  * x's shape and not overlapping x unless it is x itself (ops/inplace.ts checks). Each element
  * is read before it is written at the same index, so the loops may write over their operand.
+ * With attrs.alpha (op Add, y of x's shape): x += alpha y in one pass (add_ with alpha).
  */
 export const binaryIntoKernel: KernelConfig = {
   kernelName: K.BinaryInto,
   device: 'cpu',
   kernelFunc: ([x, y], attrs) => {
-    const op = attrs.op;
-    const done = wasmBinaryInto(op, x!, y!);
+    const alpha = attrs.alpha ?? 1;
+    const op = alpha === 1 ? attrs.op : 'Axpy';
+    const params = alpha === 1 ? [] : [Math.fround(alpha)];
+    const done = wasmBinaryInto(attrs.op, x!, y!, alpha);
     const n = x!.numel;
     if (done === n) return [x!];
     let loop = loops.get(op);
@@ -38,7 +43,7 @@ export const binaryIntoKernel: KernelConfig = {
         ],
         out,
         shape,
-        [],
+        params,
       );
       return [x!];
     }
@@ -53,7 +58,7 @@ export const binaryIntoKernel: KernelConfig = {
       ],
       x!.storage.data.subarray(x!.offset + done, x!.offset + n),
       tail,
-      [],
+      params,
     );
     return [x!];
   },

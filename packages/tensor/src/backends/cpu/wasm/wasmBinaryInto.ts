@@ -6,12 +6,13 @@ import { BINARY_OPS, CHUNK, MIN_ELEMENTS, MIN_THREAD_ELEMENTS, rowLength } from 
 /**
  * x op= y in wasm for a contiguous float32 x of MIN_ELEMENTS or more and a float32 y of x's
  * shape (contiguous), a single value, or a contiguous row broadcast over x's leading dims;
- * false when it does not apply (the TypeScript loop runs). Returns the count of leading
+ * with alpha (op Add only), x += alpha y for a y of x's shape (axpyF32); 0 when it does not
+ * apply (the TypeScript loop runs). Returns the count of leading
  * elements written: the wasm loop over full vectors writes whole vectors only, so the caller
  * writes the last `n % 4` (a padded tail would overwrite x's storage past x).
  * See Note [In-place fast path].
  */
-export function wasmBinaryInto(kernelName: string, x: Tensor, y: Tensor): number {
+export function wasmBinaryInto(kernelName: string, x: Tensor, y: Tensor, alpha = 1): number {
   const n = x.numel;
   if (n < MIN_ELEMENTS || x.dtype !== 'float32' || y.dtype !== 'float32' || !x.isContiguous()) return 0;
   let mode: number;
@@ -20,6 +21,7 @@ export function wasmBinaryInto(kernelName: string, x: Tensor, y: Tensor): number
   else if (y.numel === 1) mode = 1;
   else if ((cols = rowLength(y, x.shape)) > 0) mode = 3;
   else return 0;
+  if (alpha !== 1 && (mode !== 0 || kernelName !== 'Add')) return 0;
   const runtime = activeWasm();
   if (runtime === null) return 0;
   const op = BINARY_OPS[kernelName]!;
@@ -40,10 +42,14 @@ export function wasmBinaryInto(kernelName: string, x: Tensor, y: Tensor): number
         : splitRange(done, getNumThreads(), align, MIN_THREAD_ELEMENTS);
     runParallel(
       runtime,
-      ranges.map(([s, e]) => ({
-        kernel: 'binaryF32' as const,
-        args: [op, mode, xp + 4 * s, mode === 0 ? yp + 4 * s : yp, xp + 4 * s, e - s, cols],
-      })),
+      ranges.map(([s, e]) =>
+        alpha !== 1
+          ? { kernel: 'axpyF32' as const, args: [xp + 4 * s, yp + 4 * s, e - s, alpha] }
+          : {
+              kernel: 'binaryF32' as const,
+              args: [op, mode, xp + 4 * s, mode === 0 ? yp + 4 * s : yp, xp + 4 * s, e - s, cols],
+            },
+      ),
     );
     return done;
   }
@@ -57,7 +63,8 @@ export function wasmBinaryInto(kernelName: string, x: Tensor, y: Tensor): number
     const heap = runtime.heapF32();
     heap.set(xs.subarray(s, e), xc >> 2);
     if (yFixed === null) heap.set(ys.subarray(s, e), yc >> 2);
-    runtime.kernels.binaryF32(op, mode, xc, yFixed ?? yc, xc, e - s, cols);
+    if (alpha !== 1) runtime.kernels.axpyF32(xc, yc, e - s, alpha);
+    else runtime.kernels.binaryF32(op, mode, xc, yFixed ?? yc, xc, e - s, cols);
     xs.set(heap.subarray(xc >> 2, (xc >> 2) + e - s), s);
   }
   return done;

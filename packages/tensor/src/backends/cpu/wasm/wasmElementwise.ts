@@ -13,6 +13,7 @@ export const BINARY_OPS: Readonly<Record<string, number>> = {
   [K.Div]: 3,
   [K.Maximum]: 4,
   [K.Minimum]: 5,
+  [K.ThresholdBackward]: 6,
 };
 const UNARY_OPS: Readonly<Record<string, number>> = {
   [K.Neg]: 0,

@@ -24,6 +24,7 @@ export interface WasmKernels {
   gemmBatch(a: number, b: number, c: number, bias: number, desc: number, u0: number, u1: number, scratch: number): void;
   gemmScratchBytes(n: number): number;
   binaryF32(op: number, mode: number, a: number, b: number, out: number, n: number, cols: number): void;
+  axpyF32(x: number, y: number, n: number, alpha: number): void;
   unaryF32(op: number, x: number, out: number, n: number): void;
   unaryF32Chunks(op: number, x: number, out: number, n: number, next: number, chunk: number): void;
   sumF32(x: number, o: number, r: number, i: number, out: number, acc: number): void;
@@ -44,6 +45,7 @@ const RUN_BY_POOL: Readonly<Record<WasmKernelName, boolean>> = {
   gemmBatch: true,
   gemmScratchBytes: true,
   binaryF32: true,
+  axpyF32: true,
   unaryF32: true,
   unaryF32Chunks: true,
   sumF32: true,
