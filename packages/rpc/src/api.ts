@@ -1,5 +1,5 @@
 import { returnedValue, type OutgoingMessage } from './messages/message.js';
-import { curveKeyPair } from 'zeromq';
+import { zmq } from './agent/zeromq.js';
 import { Agent, type AgentAuth, type CurveKeys, type PeerSpec } from './agent/agent.js';
 import { groupSecret, type GroupSecret } from './auth/groupSecret.js';
 import { WorkerInfo, validateWorkerName } from './agent/workerInfo.js';
@@ -151,7 +151,7 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
       );
     else {
       secret = groupSecret(b.secret);
-      auth = { secret: secret.secret, keys: b.curve ?? curveKeyPair() };
+      auth = { secret: secret.secret, keys: b.curve ?? zmq.curveKeyPair() };
     }
     agent = new Agent({
       self: new WorkerInfo(name, opts.rank ?? -1),
@@ -398,7 +398,12 @@ export function getRRefDebugInfo(): ReturnType<ReturnType<typeof rrefContext>['d
   return rrefContext().debugInfo();
 }
 
-export { curveKeyPair, register };
+/** A new CURVE key pair (Z85 text), as `backendOptions.curve` takes it: zeromq.js' `curveKeyPair`. */
+export function curveKeyPair(): { publicKey: string; secretKey: string } {
+  return zmq.curveKeyPair();
+}
+
+export { register };
 
 /** PyTorch's rref.rpc_sync()/rpc_async()/remote() proxies: call a method of the value on its owner. */
 function rrefProxies(rref: RRef) {

@@ -1,5 +1,6 @@
-import { Context, type Router, context as threadContext, type Reply } from 'zeromq';
+import type { Context, Router, Reply } from 'zeromq';
 import { LINGER_MS, openDealer, openRouter } from './sockets.js';
+import { zmq } from './zeromq.js';
 import { startZap } from './zap.js';
 import { RpcError } from '../errors.js';
 import { splitBatch } from '../messages/batch.js';
@@ -113,7 +114,7 @@ export class Agent {
   address = '';
 
   constructor(private readonly opts: AgentOptions) {
-    this.context = opts.zap ? new Context() : threadContext;
+    this.context = opts.zap ? new zmq.Context() : zmq.context;
     if (opts.zap)
       this.zap = startZap(
         this.context,

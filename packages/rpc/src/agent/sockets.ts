@@ -1,4 +1,5 @@
-import { type Context, Dealer, Router } from 'zeromq';
+import type { Context, Dealer, Router } from 'zeromq';
+import { zmq } from './zeromq.js';
 import type { AgentOptions } from './options.js';
 import type { PeerSpec } from './peer.js';
 
@@ -7,7 +8,7 @@ export const LINGER_MS = 1000;
 
 /** The agent's ROUTER: every peer's requests come in here, and their answers go out (Note [ZeroMQ agent]). */
 export function openRouter(context: Context, opts: AgentOptions): Router {
-  return new Router({
+  return new zmq.Router({
     context,
     linger: LINGER_MS,
     maxMessageSize: opts.maxMessageBytes,
@@ -29,7 +30,7 @@ export function openRouter(context: Context, opts: AgentOptions): Router {
 
 /** A DEALER to peer `p`'s ROUTER, named after this worker: requests go out here and their answers come back. */
 export function openDealer(context: Context, opts: AgentOptions, self: string, p: PeerSpec): Dealer {
-  const dealer = new Dealer({
+  const dealer = new zmq.Dealer({
     context,
     routingId: self,
     linger: LINGER_MS,
