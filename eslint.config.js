@@ -85,14 +85,6 @@ export default tseslint.config(
     },
   },
   ...Object.entries(FORBIDDEN).map(([pkg, forbidden]) => layering(pkg, forbidden)),
-  // packages/autograd/deprecated/ re-exports @wiregrad/nn on purpose, for one release (the 0.1
-  // paths @wiregrad/autograd/nn and /optim: Note [Deprecated nn and optim paths] in the autograd
-  // README). Exactly that folder may import nn; remove this entry with the folder.
-  layering(
-    'autograd',
-    FORBIDDEN.autograd.filter((p) => p !== 'nn'),
-    ['packages/autograd/deprecated/**'],
-  ),
   {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },

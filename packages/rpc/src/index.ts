@@ -11,7 +11,7 @@ export type { CallOptions } from './rpcCalls.js';
 export { getWorkerInfo, getWorkerInfos } from './workerInfos.js';
 export { getRpcTimeout, setRpcTimeout } from './rpcTimeout.js';
 export { getRRefDebugInfo, getRpcStats } from './rpcStats.js';
-export { curveKeyPair } from 'zeromq';
+export { curveKeyPair } from './agent/zeromq.js';
 export { register } from './registry.js';
 export { shutdown } from './shutdown.js';
 export type { ShutdownOptions } from './shutdown.js';

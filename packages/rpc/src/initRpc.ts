@@ -1,4 +1,4 @@
-import { curveKeyPair } from 'zeromq';
+import { curveKeyPair } from './agent/zeromq.js';
 import { Agent, type AgentAuth, type PeerSpec } from './agent/agent.js';
 import { WorkerInfo } from './agent/workerInfo.js';
 import { groupSecret, type GroupSecret } from './auth/groupSecret.js';

@@ -1,4 +1,5 @@
-import { Context, type Router, context as threadContext, type Reply } from 'zeromq';
+import type { Context, Router, Reply } from 'zeromq';
+import { zmq } from './zeromq.js';
 import { LINGER_MS, type Listener, openDealer, openRouter } from './sockets.js';
 import { hostKey, reachesLocally } from './localTransport.js';
 import { startZap } from './zap.js';
@@ -102,7 +103,7 @@ export abstract class AgentCore {
   address = '';
 
   constructor(protected readonly opts: AgentOptions) {
-    this.context = opts.zap ? new Context() : threadContext;
+    this.context = opts.zap ? new zmq.Context() : zmq.context;
     if (opts.zap)
       this.zap = startZap(
         this.context,

@@ -1,4 +1,5 @@
-import { type Context, Dealer, Router } from 'zeromq';
+import type { Context, Dealer, Router } from 'zeromq';
+import { zmq } from './zeromq.js';
 import type { AgentOptions } from './options.js';
 import type { PeerSpec } from './peer.js';
 import type { SendQueue } from './sendQueue.js';
@@ -18,7 +19,7 @@ export const LINGER_MS = 1000;
  * [Same-machine peers over Unix sockets]).
  */
 export function openRouter(context: Context, opts: AgentOptions, local = false): Router {
-  return new Router({
+  return new zmq.Router({
     context,
     linger: LINGER_MS,
     maxMessageSize: opts.maxMessageBytes,
@@ -50,7 +51,7 @@ export function openDealer(
   address: string,
   local: boolean,
 ): Dealer {
-  const dealer = new Dealer({
+  const dealer = new zmq.Dealer({
     context,
     routingId: self,
     linger: LINGER_MS,

@@ -1,4 +1,5 @@
-import { type Context, Reply } from 'zeromq';
+import type { Context, Reply } from 'zeromq';
+import { zmq } from './zeromq.js';
 import { z85Encode } from '../auth/keys.js';
 
 /**
@@ -14,7 +15,7 @@ export function startZap(
   allowed: () => ReadonlySet<string>,
   refused: (address: string) => void,
 ): Reply {
-  const sock = new Reply({ context, linger: 0 });
+  const sock = new zmq.Reply({ context, linger: 0 });
   void (async () => {
     await sock.bind('inproc://zeromq.zap.01');
     try {

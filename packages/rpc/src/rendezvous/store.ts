@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { decode, encode } from '@msgpack/msgpack';
-import { Dealer, Router } from 'zeromq';
+import type { Router } from 'zeromq';
+import { zmq } from '../agent/zeromq.js';
 import { SECRET_ENV, type GroupSecret } from '../auth/groupSecret.js';
 import { mac, macMatches } from '../auth/keys.js';
 import { ticket } from '../auth/ticket.js';
@@ -166,7 +167,7 @@ export class RendezvousStore {
     secret: GroupSecret | null,
     onRefused: (why: string) => void,
   ): Promise<RendezvousStore> {
-    const router = new Router({ linger: 1000 });
+    const router = new zmq.Router({ linger: 1000 });
     try {
       await router.bind(address);
     } catch (e) {
@@ -320,7 +321,7 @@ export async function requestRendezvous(
   reports?: WaitReports,
 ): Promise<{ workers: WorkerRecord[]; rank: number; ticket?: string }> {
   const address = storeAddress(initMethod);
-  const dealer = new Dealer({ linger: 0, reconnectInterval: 50 });
+  const dealer = new zmq.Dealer({ linger: 0, reconnectInterval: 50 });
   try {
     dealer.connect(address);
     const nonce = randomBytes(16).toString('base64');

@@ -1,5 +1,4 @@
 // The Node.js host of @wiregrad/tensor (Note [Platform modules]).
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { PlatformThread, TensorPlatform } from './types.js';
@@ -22,5 +21,16 @@ export const platform: TensorPlatform = {
     };
   },
   threadsRunWhileBlocked: true,
-  loadGpuJs: () => createRequire(import.meta.url)('gpu.js') as unknown,
+  loadGpuJs: () => nodeRequire()('gpu.js') as unknown,
 };
+
+/**
+ * A `require` for the file that runs (a CommonJS bundle's `__filename`, else this module), from
+ * `process.getBuiltinModule`: bundlers follow neither, so gpu.js and its native headless-gl stay
+ * in node_modules, loaded by Node when the gpu device is first used (as rpc loads zeromq: Note
+ * [zeromq is loaded by Node]).
+ */
+function nodeRequire(): NodeJS.Require {
+  const { createRequire } = process.getBuiltinModule('node:module');
+  return createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
+}
