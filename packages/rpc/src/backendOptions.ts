@@ -27,6 +27,8 @@ export interface BackendOptions {
   secret?: string;
   /** no authentication and no encryption: any process that reaches the ports is served (trusted loopback tests only) */
   insecure?: boolean;
+  /** peers on this machine connect over a Unix socket (default true, unless advertisedAddress is set; Note [Same-machine peers over Unix sockets]) */
+  ipc?: boolean;
   /** where protocol violations, and who a rendezvous still waits for every few seconds, are reported (default: console.warn) */
   onProtocolError?: (e: RpcError) => void;
 }
@@ -47,6 +49,7 @@ const KNOWN_OPTIONS = new Set([
   'devices',
   'listenAddress',
   'advertisedAddress',
+  'ipc',
   'maxMessageBytes',
   'heartbeatMs',
   'deadAfterHeartbeats',
@@ -91,6 +94,8 @@ export function checkOptions(
   positiveInteger('maxMessageBytes', backendOptions.maxMessageBytes);
   positiveInteger('heartbeatMs', backendOptions.heartbeatMs);
   positiveInteger('deadAfterHeartbeats', backendOptions.deadAfterHeartbeats);
+  if (backendOptions.ipc !== undefined && typeof backendOptions.ipc !== 'boolean')
+    throw new RpcError('INVALID_ARGUMENT', `backendOptions.ipc must be a boolean, got ${String(backendOptions.ipc)}`);
   for (const d of backendOptions.devices ?? [])
     if (!/^(cpu|gpu(:\d+)?)$/.test(d))
       throw new RpcError('DEVICE_MAP', `invalid device '${d}' in backendOptions.devices`);

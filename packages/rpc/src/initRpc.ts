@@ -10,6 +10,7 @@ import { rpcAutogradHooks } from './hooks.js';
 import { emitJoin, emitLeave } from './membership.js';
 import { MessageType } from './messages/messageType.js';
 import { advertisedAddress } from './rendezvous/advertise.js';
+import { ipcDirectory } from './agent/localTransport.js';
 import { RendezvousStore, requestRendezvous, storeAddress, type WorkerRecord } from './rendezvous/store.js';
 import { closeNow, resetBarrier } from './shutdown.js';
 import { maybeRpcState, setRpcState } from './state.js';
@@ -63,6 +64,7 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
       curve: auth ? auth.keys : b.curve ? { publicKey: b.curve.publicKey, secretKey: b.curve.secretKey } : null,
       zap: b.curve !== undefined,
       auth,
+      ipcDir: b.ipc === false || b.advertisedAddress !== undefined ? null : ipcDirectory(),
       onProtocolError: log,
       onPeerGone: (info, reason) => {
         store?.remove(info.name);
@@ -95,6 +97,7 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
       publicKey: auth?.keys.publicKey ?? b.curve?.publicKey ?? null,
       maxMessageBytes,
       deviceMaps: b.deviceMaps ?? {},
+      ...(agent.localEndpoint ? { ipc: agent.localEndpoint } : {}),
     };
     let records: WorkerRecord[];
     let rank: number;
@@ -145,6 +148,7 @@ function peerSpec(self: string, b: BackendOptions, r: WorkerRecord, info: Worker
   return {
     info,
     address: r.address,
+    ...(r.ipc ? { ipc: r.ipc } : {}),
     publicKey: b.curve?.serverKeys?.[r.name] ?? r.publicKey,
     maxMessageBytes: r.maxMessageBytes,
     outMap: canonicalMap(b.deviceMaps?.[r.name]),
