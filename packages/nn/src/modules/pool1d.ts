@@ -1,8 +1,7 @@
 import type { Tensor } from '@wiregrad/autograd';
 import { avgPool1d, maxPool1d } from '../functional/pool1d.js';
 import { Module } from '../module.js';
-
-const pyBool = (b: boolean) => (b ? 'True' : 'False');
+import { MaxPoolNd } from './pooling.js';
 
 export interface MaxPool1dOptions<R extends boolean> {
   stride?: number;
@@ -14,35 +13,19 @@ export interface MaxPool1dOptions<R extends boolean> {
 }
 
 /** Max over windows of kernelSize along L of [N, C, L] (or [C, L]); stride defaults to the kernel size. */
-export class MaxPool1d<R extends boolean = false> extends Module<[Tensor], R extends true ? [Tensor, Tensor] : Tensor> {
-  readonly stride: number;
-  readonly padding: number;
-  readonly dilation: number;
-  readonly ceilMode: boolean;
-  readonly returnIndices: R;
-
-  constructor(
-    readonly kernelSize: number,
-    opts: MaxPool1dOptions<R> = {},
-  ) {
-    super();
-    this.stride = opts.stride ?? kernelSize;
-    this.padding = opts.padding ?? 0;
-    this.dilation = opts.dilation ?? 1;
-    this.ceilMode = opts.ceilMode ?? false;
-    this.returnIndices = (opts.returnIndices ?? false) as R;
+export class MaxPool1d<R extends boolean = false> extends MaxPoolNd<number, R> {
+  constructor(kernelSize: number, opts: MaxPool1dOptions<R> = {}) {
+    super(kernelSize, opts, { padding: 0, dilation: 1 });
   }
 
-  forward(x: Tensor): R extends true ? [Tensor, Tensor] : Tensor {
-    const opts = { stride: this.stride, padding: this.padding, dilation: this.dilation, ceilMode: this.ceilMode };
-    const out = this.returnIndices
-      ? maxPool1d(x, this.kernelSize, { ...opts, returnIndices: true })
-      : maxPool1d(x, this.kernelSize, opts);
-    return out as R extends true ? [Tensor, Tensor] : Tensor;
-  }
-
-  override extraRepr(): string {
-    return `kernel_size=${this.kernelSize}, stride=${this.stride}, padding=${this.padding}, dilation=${this.dilation}, ceil_mode=${pyBool(this.ceilMode)}`;
+  protected pool(
+    x: Tensor,
+    settings: { stride: number; padding: number; dilation: number; ceilMode: boolean },
+    returnIndices: boolean,
+  ): Tensor | [Tensor, Tensor] {
+    return returnIndices
+      ? maxPool1d(x, this.kernelSize, { ...settings, returnIndices: true })
+      : maxPool1d(x, this.kernelSize, settings);
   }
 }
 
