@@ -6,6 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@wiregrad/test-helpers';
+import { MALLOC_TUNABLES } from '@wiregrad/distributed';
 import { printRows, type Row } from './report.js';
 
 type Side = 'ours' | 'torch';
@@ -35,6 +36,8 @@ async function group(side: Side, world: number, env: Record<string, string>): Pr
         OMP_NUM_THREADS: '1',
         OPENBLAS_NUM_THREADS: '1',
         OMP_WAIT_POLICY: process.env.OMP_WAIT_POLICY ?? 'PASSIVE',
+        // as wiregrad-run starts its workers (Note [Large messages and malloc]); the same for gloo's side
+        GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? MALLOC_TUNABLES,
       },
     });
     let out = '';
@@ -64,8 +67,10 @@ export async function run(): Promise<Row[]> {
     console.log('\n## distributed\n  skipped: PyTorch with gloo is not installed (apt-get install python3-torch)');
     return [];
   }
+  // BENCH_QUICK=1: a smoke run of every part (packages/distributed's benchSmoke spec runs it in CI)
+  const quick = process.env.BENCH_QUICK === '1';
   const rows: Row[] = [];
-  for (const world of [2, 4]) {
+  for (const world of quick ? [2] : [2, 4]) {
     const ours = await group('ours', world, { BENCH_MODE: 'allreduce' });
     const torch = await group('torch', world, { BENCH_MODE: 'allreduce' });
     for (const o of ours) {
@@ -86,8 +91,8 @@ export async function run(): Promise<Row[]> {
     }
   }
   const scaling: Record<string, unknown>[] = [];
-  for (const widths of ['784,256,10', '784,1024,1024,10']) {
-    const env = { BENCH_MODE: 'ddp', BENCH_WIDTHS: widths };
+  for (const widths of quick ? ['784,256,10'] : ['784,256,10', '784,1024,1024,10']) {
+    const env = { BENCH_MODE: 'ddp', BENCH_WIDTHS: widths, ...(quick ? { BENCH_STEPS: '5' } : {}) };
     const [o1] = await group('ours', 1, env);
     const [o2] = await group('ours', 2, env);
     const [t1] = await group('torch', 1, env);

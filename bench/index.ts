@@ -1,4 +1,5 @@
 // `pnpm bench`: every benchmark side by side with its peers, one process, ratios printed.
+import { writeFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { printRows, type Row } from './report.js';
 
@@ -30,4 +31,6 @@ for (const [name, load] of suites) {
   if (rows) all.push(...rows);
 }
 if (all.length > 0) printRows('summary', all);
+// BENCH_JSON=<file>: every row as JSON too (a spec reads the figures without parsing tables)
+if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify(all));
 process.exit(0);

@@ -1,4 +1,6 @@
-// @wiregrad/rpc vs a raw ZeroMQ DEALER/ROUTER echo, both against a callee thread (issue: rpc).
+// @wiregrad/rpc vs a raw ZeroMQ DEALER/ROUTER echo, both against callee processes (what users run), then
+// callee threads of this process beside them.
+import { spawn } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { Dealer } from 'zeromq';
 import { rand, tensor, type Tensor } from '@wiregrad/autograd';
@@ -12,8 +14,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 /**
  * Note [Rounds are cpu-bound]
- * Caller, callees and their ZeroMQ I/O threads are threads of this one process, so the
- * process's cpu time per call is what a call costs the machine on both ends. On this 2-core VM
+ * With callee threads, caller, callees and their ZeroMQ I/O threads are threads of this one
+ * process, so the process's cpu time per call is what a call costs the machine on both ends
+ * (with callee processes it is the caller's share only). On this 2-core VM
  * it is about the call's wall time (a raw round trip: 150-200 us of wall time, ~160 us of cpu;
  * a one-hop round: 680-970 us of wall time, 720-970 us of cpu): the threads take turns, and a
  * round gets faster only by doing less work. strace counted twice a raw round trip's system
@@ -85,18 +88,46 @@ function bareRound(): Promise<unknown> {
   });
 }
 
+type Callees = 'processes' | 'threads';
+
+/** Starts callee ranks 1 and 2 (rpcCallee.ts) as processes or as threads of this one; resolves with a wait for their exit once they are ready. */
+async function startCallees(how: Callees, initMethod: string, rawAddress: string): Promise<() => Promise<void>> {
+  const data = (rank: number) => ({ initMethod, rawAddress: rank === 1 ? rawAddress : null, rank });
+  const started = [1, 2].map((rank) => {
+    if (how === 'threads') {
+      const w = new Worker(new URL('./rpcWorker.mjs', import.meta.url), {
+        execArgv: ['--conditions=source'],
+        workerData: data(rank),
+      });
+      return { ready: new Promise((r) => w.once('message', r)), exited: new Promise((r) => w.once('exit', r)) };
+    }
+    const p = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', here('./rpcCallee.ts')], {
+      env: { ...process.env, RPC_CALLEE: JSON.stringify(data(rank)) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const ready = new Promise((r) =>
+      p.stdout.setEncoding('utf8').on('data', (d: string) => d.includes('ready') && r(d)),
+    );
+    return { ready, exited: new Promise((r) => p.once('exit', r)) };
+  });
+  await initRpc('caller', { rank: 0, worldSize: 3, backendOptions: { initMethod, rpcTimeout: 60 } });
+  await Promise.all(started.map((c) => c.ready));
+  return () => Promise.all(started.map((c) => c.exited)).then(() => {});
+}
+
+const here = (p: string) => new URL(p, import.meta.url).pathname;
+
 export async function run(): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const how of ['processes', 'threads'] as const) rows.push(...(await runWith(how)));
+  return rows;
+}
+
+async function runWith(how: Callees): Promise<Row[]> {
+  console.log(`\n## rpc, callees as ${how === 'processes' ? 'processes (what users run)' : 'threads of this process'}`);
   const initMethod = `tcp://127.0.0.1:${await freePort()}`;
   const rawAddress = `tcp://127.0.0.1:${await freePort()}`;
-  const callees = [1, 2].map(
-    (rank) =>
-      new Worker(new URL('./rpcWorker.mjs', import.meta.url), {
-        execArgv: ['--conditions=source'],
-        workerData: { initMethod, rawAddress: rank === 1 ? rawAddress : null, rank },
-      }),
-  );
-  await initRpc('caller', { rank: 0, worldSize: 3, backendOptions: { initMethod, rpcTimeout: 60 } });
-  await Promise.all(callees.map((c) => new Promise((r) => c.once('message', r))));
+  const calleesExited = await startCallees(how, initMethod, rawAddress);
 
   const raw = new Dealer({ linger: 0 });
   raw.connect(rawAddress);
@@ -213,29 +244,31 @@ export async function run(): Promise<Row[]> {
 
   raw.close();
   await shutdown({ timeout: 30 });
-  await Promise.all(callees.map((c) => new Promise((r) => c.once('exit', r))));
+  await calleesExited();
 
-  // PyTorch after ours, in the same run: a caller and a callee process over TensorPipe
-  const torch = await torchRpcTimes(2000);
-  if ('skipped' in torch) console.log(`  PyTorch peer skipped: no python here imports torch (${torch.skipped})`);
-  else {
-    console.log(
-      `  PyTorch ${torch.torch} (TensorPipe, two processes): rpc_sync ${(torch.echoMs * 1000).toFixed(0)} us = ${(torch.echoMs / rawRt).toFixed(1)}x raw zeromq's round trip; one-hop round ${(1000 / torch.roundMs).toFixed(0)} rounds/s, ${torch.roundMs.toFixed(3)} ms = ${(torch.roundMs / rawRt).toFixed(1)}x raw zeromq's round trip`,
-    );
-    rows.push(
-      compare('tiny call round trip vs PyTorch (median)', ['rpcSync', oursRt], ['PyTorch rpc_sync', torch.echoMs], 0),
-    );
-    rows.push(
-      compare(
-        'distributed round, one hop, vs PyTorch (median)',
-        ['rpc round', oneHopMs],
-        ['PyTorch', torch.roundMs],
-        0,
-      ),
-    );
+  // PyTorch after ours, in the same run (once, beside the callee processes): a caller and a callee process over TensorPipe
+  if (how === 'processes') {
+    const torch = await torchRpcTimes(2000);
+    if ('skipped' in torch) console.log(`  PyTorch peer skipped: no python here imports torch (${torch.skipped})`);
+    else {
+      console.log(
+        `  PyTorch ${torch.torch} (TensorPipe, two processes): rpc_sync ${(torch.echoMs * 1000).toFixed(0)} us = ${(torch.echoMs / rawRt).toFixed(1)}x raw zeromq's round trip; one-hop round ${(1000 / torch.roundMs).toFixed(0)} rounds/s, ${torch.roundMs.toFixed(3)} ms = ${(torch.roundMs / rawRt).toFixed(1)}x raw zeromq's round trip`,
+      );
+      rows.push(
+        compare('tiny call round trip vs PyTorch (median)', ['rpcSync', oursRt], ['PyTorch rpc_sync', torch.echoMs], 0),
+      );
+      rows.push(
+        compare(
+          'distributed round, one hop, vs PyTorch (median)',
+          ['rpc round', oneHopMs],
+          ['PyTorch', torch.roundMs],
+          0,
+        ),
+      );
+    }
   }
-  printRows('rpc (ZeroMQ, two threads of one process)', rows);
-  return rows;
+  printRows(`rpc (ZeroMQ, callees as ${how})`, rows);
+  return rows.map((r) => ({ ...r, case: `${r.case}, callee ${how}` }));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run();

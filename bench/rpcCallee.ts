@@ -4,7 +4,12 @@ import type { Tensor } from '@wiregrad/autograd';
 import { initRpc, register, rpcSync, shutdown } from '@wiregrad/rpc';
 import '@wiregrad/dist-autograd';
 
-const { initMethod, rawAddress, rank } = workerData as { initMethod: string; rawAddress: string | null; rank: number };
+// a thread of the bench (workerData), or a process of its own (RPC_CALLEE)
+const { initMethod, rawAddress, rank } = (workerData ?? JSON.parse(process.env.RPC_CALLEE!)) as {
+  initMethod: string;
+  rawAddress: string | null;
+  rank: number;
+};
 
 // raw zeromq echo on rank 1: what a hand-written ROUTER server does
 const router = rawAddress ? new Router({ linger: 0 }) : null;
@@ -27,7 +32,8 @@ await initRpc(rank === 1 ? 'callee' : `callee${rank}`, {
   worldSize: 3,
   backendOptions: { initMethod, rpcTimeout: 60 },
 });
-parentPort!.postMessage('ready');
+if (parentPort) parentPort.postMessage('ready');
+else process.stdout.write('ready\n');
 await shutdown({ timeout: 600 });
 router?.close();
 await rawLoop;

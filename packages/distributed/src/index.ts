@@ -33,5 +33,6 @@ export { send, recv } from './collectives/pointToPoint.js';
 export type { P2POptions } from './collectives/pointToPoint.js';
 export { DistributedSampler } from './sampler.js';
 export type { DistributedSamplerOptions } from './sampler.js';
+export { MALLOC_TUNABLES } from './launcher/mallocTunables.js';
 export { DistributedDataParallel } from './ddp/distributedDataParallel.js';
 export type { DistributedDataParallelOptions } from './ddp/distributedDataParallel.js';

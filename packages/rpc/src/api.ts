@@ -12,6 +12,7 @@ import { rpcAutogradHooks } from './hooks.js';
 import { MessageType } from './messages/messageType.js';
 import { functionName, isBuiltin, register, type RegisteredFunction } from './registry.js';
 import { advertisedAddress } from './rendezvous/advertise.js';
+import { ipcDirectory } from './agent/localTransport.js';
 import { RendezvousStore, requestRendezvous, storeAddress, type WorkerRecord } from './rendezvous/store.js';
 import { emitJoin, emitLeave } from './membership.js';
 import { announceAgent, untilTerminated } from './threadTeardown.js';
@@ -46,6 +47,8 @@ export interface BackendOptions {
   secret?: string;
   /** no authentication and no encryption: any process that reaches the ports is served (trusted loopback tests only) */
   insecure?: boolean;
+  /** peers on this machine connect over a Unix socket (default true, unless advertisedAddress is set; Note [Same-machine peers over Unix sockets]) */
+  ipc?: boolean;
   /** where protocol violations, and who a rendezvous still waits for every few seconds, are reported (default: console.warn) */
   onProtocolError?: (e: RpcError) => void;
 }
@@ -66,6 +69,7 @@ const KNOWN_OPTIONS = new Set([
   'devices',
   'listenAddress',
   'advertisedAddress',
+  'ipc',
   'maxMessageBytes',
   'heartbeatMs',
   'deadAfterHeartbeats',
@@ -109,6 +113,8 @@ function checkOptions(
   positiveInteger('maxMessageBytes', backendOptions.maxMessageBytes);
   positiveInteger('heartbeatMs', backendOptions.heartbeatMs);
   positiveInteger('deadAfterHeartbeats', backendOptions.deadAfterHeartbeats);
+  if (backendOptions.ipc !== undefined && typeof backendOptions.ipc !== 'boolean')
+    throw new RpcError('INVALID_ARGUMENT', `backendOptions.ipc must be a boolean, got ${String(backendOptions.ipc)}`);
   for (const d of backendOptions.devices ?? [])
     if (!/^(cpu|gpu(:\d+)?)$/.test(d))
       throw new RpcError('DEVICE_MAP', `invalid device '${d}' in backendOptions.devices`);
@@ -163,6 +169,7 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
       curve: auth ? auth.keys : b.curve ? { publicKey: b.curve.publicKey, secretKey: b.curve.secretKey } : null,
       zap: b.curve !== undefined,
       auth,
+      ipcDir: b.ipc === false || b.advertisedAddress !== undefined ? null : ipcDirectory(),
       onProtocolError: log,
       onPeerGone: (info, reason) => {
         store?.remove(info.name);
@@ -195,6 +202,7 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
       publicKey: auth?.keys.publicKey ?? b.curve?.publicKey ?? null,
       maxMessageBytes,
       deviceMaps: b.deviceMaps ?? {},
+      ...(agent.localEndpoint ? { ipc: agent.localEndpoint } : {}),
     };
     let records: WorkerRecord[];
     let rank: number;
@@ -245,6 +253,7 @@ function peerSpec(self: string, b: BackendOptions, r: WorkerRecord, info: Worker
   return {
     info,
     address: r.address,
+    ...(r.ipc ? { ipc: r.ipc } : {}),
     publicKey: b.curve?.serverKeys?.[r.name] ?? r.publicKey,
     maxMessageBytes: r.maxMessageBytes,
     outMap: canonicalMap(b.deviceMaps?.[r.name]),

@@ -2,21 +2,29 @@ import { describe, expect, it } from 'vitest';
 import { runRanks } from './ranks.js';
 
 describe('faults', () => {
-  it('a rank SIGKILLed mid-collective: every other rank fails with PEER_GONE within the heartbeat window, never hangs', async () => {
-    const runs = await runRanks('dies', 3, { timeoutMs: 45_000 });
-    expect(runs[2]!.signal).toBe('SIGKILL');
-    for (const r of runs.slice(0, 2)) {
-      expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 0 });
-      const out = r.result as { error: unknown; failedAfterMs: number; later: unknown };
-      expect(out.error).toMatchObject({
-        name: 'DistributedError',
-        code: 'PEER_GONE',
-        message: expect.stringContaining('rank2'),
-      });
-      // 3 heartbeats of 1 s (rpc's default; Note [Peer liveness]), checked every heartbeat, plus slack for a loaded machine
-      expect(out.failedAfterMs).toBeLessThan(6000);
-      // the group is broken: a later collective fails at once with the same error
-      expect(out.later).toMatchObject({ code: 'PEER_GONE' });
-    }
-  }, 60_000);
+  it.each([
+    ['SIGKILLed (dies)', 'SIGKILL'],
+    ['SIGSTOPped (hangs, its sockets open)', 'SIGSTOP'],
+  ] as const)(
+    'a rank %s mid-collective: every other rank fails with PEER_GONE within the heartbeat window, never hangs',
+    async (_, signal) => {
+      // a stopped rank never exits: runRanks SIGKILLs it when the others are long done
+      const runs = await runRanks('dies', 3, { timeoutMs: signal === 'SIGSTOP' ? 20_000 : 45_000, extra: { signal } });
+      expect(runs[2]!.signal).toBe('SIGKILL');
+      for (const r of runs.slice(0, 2)) {
+        expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 0 });
+        const out = r.result as { error: unknown; failedAfterMs: number; later: unknown };
+        expect(out.error).toMatchObject({
+          name: 'DistributedError',
+          code: 'PEER_GONE',
+          message: expect.stringContaining('rank2'),
+        });
+        // 3 heartbeats of 1 s (rpc's default; Note [Peer liveness]), checked every heartbeat, plus slack for a loaded machine
+        expect(out.failedAfterMs).toBeLessThan(6000);
+        // the group is broken: a later collective fails at once with the same error
+        expect(out.later).toMatchObject({ code: 'PEER_GONE' });
+      }
+    },
+    60_000,
+  );
 });

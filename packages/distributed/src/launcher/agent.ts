@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { type RunArgs, workerEnv } from './args.js';
+import { mallocEnv } from './mallocTunables.js';
 
 /** How a worker of one attempt ended. */
 export interface WorkerExit {
@@ -65,7 +66,7 @@ export const STOP_GRACE_MS = 5000;
  * STOP_GRACE_MS) and, while restarts remain, starts the whole group again with
  * TORCHELASTIC_RESTART_COUNT one higher (a fresh rendezvous: the scripts resume from their own
  * checkpoints). On one node it hands its workers a group secret generated for the run
- * (runSecret). Out of restarts, it reports the first failure and exits non-zero. SIGINT,
+ * (runSecret), and malloc settings for large messages (Note [Large messages and malloc]). Out of restarts, it reports the first failure and exits non-zero. SIGINT,
  * SIGTERM and SIGHUP sent to the launcher go to every worker; the launcher then exits as they do.
  */
 export class LocalAgent {
@@ -119,7 +120,7 @@ export class LocalAgent {
     const exits = Array.from({ length: a.nprocPerNode }, (_, local) => {
       const env = workerEnv(a, local, port, restartCount, this.runId);
       const child = spawn(process.execPath, [...nodeArgs(a.script), ...a.scriptArgs], {
-        env: { ...process.env, ...this.secret, ...env },
+        env: { ...mallocEnv(process.env), ...process.env, ...this.secret, ...env },
         stdio: ['inherit', 'pipe', 'pipe'],
       });
       this.children.push(child);

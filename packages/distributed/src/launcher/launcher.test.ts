@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseRunArgs, workerEnv } from './args.js';
 import { runSecret } from './agent.js';
+import { MALLOC_TUNABLES, mallocEnv } from './mallocTunables.js';
 
 const bin = fileURLToPath(new URL('../../bin/wiregrad-run.mjs', import.meta.url));
 const script = fileURLToPath(new URL('../__tests__/fixtures/launched.ts', import.meta.url));
@@ -109,6 +110,11 @@ describe('wiregrad-run (torchrun)', () => {
     expect(runSecret(parseRunArgs(['--nnodes', '2', 'x.ts']), {})).toEqual({});
   });
 
+  it("sets glibc's malloc thresholds for large messages unless the environment sets GLIBC_TUNABLES", () => {
+    expect(mallocEnv({})).toEqual({ GLIBC_TUNABLES: MALLOC_TUNABLES });
+    expect(mallocEnv({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' })).toEqual({});
+  });
+
   it('runs a .ts script on every rank, each line prefixed with its rank', async () => {
     const r = await launch(['--nproc-per-node', '2', '--standalone', script, 'ok']);
     expect(r.code, r.stderr).toBe(0);
@@ -117,6 +123,8 @@ describe('wiregrad-run (torchrun)', () => {
         `[rank${rank}]: sum 3 restart 0 RANK=${rank} LOCAL_RANK=${rank} WORLD_SIZE=2 LOCAL_WORLD_SIZE=2 GROUP_RANK=0 TORCHELASTIC_MAX_RESTARTS=0\n`,
       );
     expect(r.stdout).toContain('[rank0]: secret 43\n'); // the run's own group secret
+    // See Note [Large messages and malloc] (the spec's own environment does not set GLIBC_TUNABLES)
+    expect(r.stdout).toContain(`[rank1]: malloc ${MALLOC_TUNABLES}\n`);
     expect(r.stderr).toContain('[rank0]: done\n');
     expect(r.stderr).toContain('[rank1]: done\n');
   }, 90_000);

@@ -1,62 +1,30 @@
-import { Context, type Router, context as threadContext, type Reply } from 'zeromq';
-import { LINGER_MS, openDealer, openRouter } from './sockets.js';
-import { startZap } from './zap.js';
+import { type Listener, openRouter } from './sockets.js';
+import { type LocalEndpoint, ipcAddress } from './localTransport.js';
 import { RpcError } from '../errors.js';
-import { splitBatch } from '../messages/batch.js';
-import { fromWire } from '../messages/textFrames.js';
 import {
   type Header,
   decodeHeader,
   decodeMessage,
   encodeMessage,
   readAcked,
-  signHead,
   signedBy,
-  writeAcked,
-  type Message,
   type OutgoingMessage,
 } from '../messages/message.js';
 import { pairKey } from '../auth/keys.js';
 import { ticketValid } from '../auth/ticket.js';
 import { MessageType, messageKind, messageTypeName } from '../messages/messageType.js';
 import { endOfTurn } from './endOfTurn.js';
-import { Limiter } from './limiter.js';
-import { PendingCalls } from './pendingCalls.js';
-import { Liveness } from './liveness.js';
-import { Outstanding } from './outstanding.js';
-import { ServedRequests } from './servedRequests.js';
-import { type Departure, type Peer, type PeerSpec, checkSize, goneError } from './peer.js';
-import type { LeaveReason } from '../membership.js';
+import { checkSize } from './peer.js';
 import type { WorkerRecord } from '../rendezvous/store.js';
 import { exceptionPayload } from './remoteError.js';
 import { receiveEach } from './receiveEach.js';
 import { SendQueue } from './sendQueue.js';
-import { TrafficStats } from './trafficStats.js';
-import type { AgentOptions, Handler, Handlers } from './options.js';
 import type { WorkerInfo } from './workerInfo.js';
+import { AgentCore } from './agentCore.js';
 
 export type { AgentAuth, AgentOptions, CurveKeys, Handler, Handlers } from './options.js';
 export type { PeerSpec } from './peer.js';
-
-/** How long an answer's acknowledgement waits for a request to the same peer to carry it, in ms. */
-const ACK_DELAY_MS = 20;
-
-/**
- * Note [Exactly-once calls]
- * ZeroMQ reconnects after a TCP connection resets, but what was in flight on it is gone: a
- * request, or its answer. So a caller keeps each request's frames until its answer arrives
- * (Outstanding) and sends it again when no answer came for one heartbeat interval, then two,
- * four (and every four after that, or the dead-peer window if shorter); only heartbeats decide that a peer is dead. The callee
- * serves each request id of a caller once (ServedRequests): a copy of a running request is
- * dropped, a copy of an answered one gets the kept answer again. A caller's watermark, in every
- * header it sends (Note [Message framing]), says that every request of its below that id was
- * answered (or given up): the callee forgets those answers and drops late copies of them. A
- * caller with no request to send tells it in an ACK after ACK_DELAY_MS. Costs: one map entry per
- * call on each side, the answer's frames kept until the caller's next message, and a long call
- * has its request sent again at 1, 2, 4, 4... intervals (its copies are dropped unread beyond the
- * header). A member that leaves or dies takes both tables with it; one that rejoins is a new
- * member with empty ones (Note [Membership]), so ids of an old life never meet a new one.
- */
+export type { LocalEndpoint } from './localTransport.js';
 
 /**
  * Note [ZeroMQ agent]
@@ -72,84 +40,7 @@ const ACK_DELAY_MS = 20;
  * with PEER_DISCONNECTED (Note [Peer liveness]). `close()` closes every socket (Note
  * [Teardown never aborts]).
  */
-export class Agent {
-  readonly router: Router;
-  private readonly routerQueue: SendQueue;
-  private readonly peers = new Map<string, Peer>();
-  private readonly byName = new Map<string, WorkerInfo>();
-  private readonly byId = new Map<number, WorkerInfo>();
-  /** workers that left or died, by name and by id, for a clear error when they are called */
-  private readonly departed = new Map<string | number, { info: WorkerInfo; error: RpcError; macKey: Buffer | null }>();
-  private readonly pending = new PendingCalls();
-  private readonly handlers = new Map<number, Handler>();
-  private readonly limiter: Limiter;
-  private readonly liveness: Liveness;
-  private closed = false;
-  /** sends again the requests that wait too long for their answer (Note [Exactly-once calls]) */
-  private readonly resendTimer: NodeJS.Timeout;
-  private ackTimer: NodeJS.Timeout | null = null;
-  /** whether connect() ran: before it, requests wait for the peer table to be judged */
-  private isConnected = false;
-  /** identities already named in a log line for an unauthenticated message */
-  private readonly refusedNames = new Set<string>();
-  /**
-   * A peer can finish the rendezvous and call before this worker has read the rendezvous
-   * answer; its requests wait here until connect() has filled the peer table (or close()).
-   */
-  private markConnected!: () => void;
-  private readonly connected = new Promise<void>((r) => (this.markConnected = r));
-  /**
-   * The thread's ZeroMQ context (one I/O thread for every socket of this worker); with CURVE a
-   * context of its own, since the ZAP handler answers for every socket of its context.
-   */
-  private readonly context: Context;
-  private readonly zap: Reply | null = null;
-  /** bytes and messages this agent sent and received (requests and responses) */
-  readonly stats = new TrafficStats();
-  /** listen addresses of the peers by id (diagnostics, tests and JOIN_REQ announcements) */
-  readonly peerAddresses = new Map<number, string>();
-  /** public keys allowed to connect when CURVE is on */
-  readonly allowedKeys = new Set<string>();
-  address = '';
-
-  constructor(private readonly opts: AgentOptions) {
-    this.context = opts.zap ? new Context() : threadContext;
-    if (opts.zap)
-      this.zap = startZap(
-        this.context,
-        () => this.allowedKeys,
-        (address) => this.refuse(address, 'a CURVE key that is not a member'),
-      );
-    this.router = openRouter(this.context, opts);
-    this.routerQueue = new SendQueue(this.router, opts.batchMessages);
-    this.limiter = new Limiter(opts.numWorkerThreads);
-    this.liveness = new Liveness(opts.heartbeatMs, opts.deadAfterHeartbeats, {
-      // a ping lost with a connection is not sent again: the next interval pings anew
-      ping: (name) => {
-        const info = this.byName.get(name);
-        return info
-          ? this.send(info, { type: MessageType.HEARTBEAT_REQ, payload: null }, opts.heartbeatMs)
-          : Promise.resolve();
-      },
-      dead: (name) => this.removePeer(name, 'dead'),
-    });
-    this.resendTimer = setInterval(() => this.resend(), opts.heartbeatMs).unref();
-  }
-
-  get self(): WorkerInfo {
-    return this.opts.self;
-  }
-
-  /** This worker's CURVE public key (null: plain TCP). */
-  get publicKey(): string | null {
-    return this.opts.curve?.publicKey ?? null;
-  }
-
-  /** The id is known once the rendezvous answered (a joiner gets it from the store). */
-  setSelf(info: WorkerInfo): void {
-    this.opts.self = info;
-  }
-
+export class Agent extends AgentCore {
   async bind(address: string): Promise<string> {
     try {
       await this.router.bind(address);
@@ -157,164 +48,37 @@ export class Agent {
       throw new RpcError('INVALID_ARGUMENT', `cannot listen on ${address}: ${(e as Error).message}`);
     }
     this.address = this.router.lastEndpoint ?? address;
-    void this.serveLoop();
+    void this.serveLoop({ router: this.router, queue: this.routerQueue });
+    if (this.opts.ipcDir) await this.bindLocal(this.opts.ipcDir);
     return this.address;
   }
 
-  /** Connects a DEALER to every peer of the rendezvous (this worker included: self-calls go over the wire too). */
-  connect(peers: PeerSpec[]): void {
-    for (const p of peers) this.addPeer(p);
-    this.isConnected = true;
-    this.markConnected();
-  }
-
-  /** Adds a member (Note [Membership]); a worker that rejoins under a departed name is a new member. */
-  addPeer(p: PeerSpec): void {
-    if (this.closed) return;
-    if (this.peers.has(p.info.name))
-      throw new RpcError('INVALID_ARGUMENT', `RPC worker name ${p.info.name} is not unique`);
-    if (p.publicKey) this.allowedKeys.add(p.publicKey);
-    this.peerAddresses.set(p.info.id, p.address);
-    const dealer = openDealer(this.context, this.opts, this.self.name, p);
-    const peer: Peer = {
-      ...p,
-      dealer,
-      queue: new SendQueue(dealer, this.opts.batchMessages),
-      outstanding: new Outstanding(),
-      served: new ServedRequests(),
-      ackOwed: false,
-      macKey: this.macKey(p),
-    };
-    this.peers.set(p.info.name, peer);
-    this.byName.set(p.info.name, p.info);
-    this.byId.set(p.info.id, p.info);
-    this.departed.delete(p.info.name);
-    if (p.info !== this.self) this.liveness.track(p.info.name);
-    void this.responseLoop(peer);
-  }
-
-  /**
-   * Removes a member that left or died: its pending calls fail with PEER_DISCONNECTED naming it,
-   * its DEALER closes, and `onPeerGone` tells the layers above (Note [Membership]).
-   */
-  removePeer(name: string, reason: LeaveReason, droppedUs = false): void {
-    const peer = this.peers.get(name);
-    if (!peer || peer.info === this.self) return;
-    this.peers.delete(name);
-    this.byName.delete(name);
-    this.byId.delete(peer.info.id);
-    this.liveness.forget(name);
-    const why: Departure = { reason, droppedUs, pausedMs: this.liveness.recentPauseMs() };
-    const gone = { info: peer.info, error: goneError(peer.info, why, this.liveness.windowMs), macKey: peer.macKey };
-    this.departed.set(name, gone);
-    this.departed.set(peer.info.id, gone);
-    this.pending.failAll(peer.info, () => new RpcError('PEER_DISCONNECTED', gone.error.message));
-    peer.outstanding.clear();
-    peer.dealer.linger = 0;
-    peer.dealer.close();
-    this.opts.onPeerGone(peer.info, reason);
-  }
-
-  /** The error for a call to a worker that left or died, or null if `to` never was a member. */
-  departure(to: string | number): RpcError | null {
-    const gone = this.departed.get(to);
-    return gone ? new RpcError('PEER_DISCONNECTED', gone.error.message) : null;
-  }
-
-  registerHandler<T extends MessageType>(type: T, handler: Handler<T>): void {
-    this.handlers.set(type, handler as Handler); // dispatch only passes it messages of type T
-  }
-
-  registerHandlers(handlers: Handlers): void {
-    for (const key of Object.keys(handlers)) {
-      const type = Number(key) as MessageType;
-      this.registerHandler(type, handlers[type] as Handler);
-    }
-  }
-
-  workerInfo(name: string): WorkerInfo | undefined {
-    return this.byName.get(name);
-  }
-
-  workerInfoById(id: number): WorkerInfo | undefined {
-    return this.byId.get(id);
-  }
-
-  workerInfos(): WorkerInfo[] {
-    return [...this.byName.values()].sort((a, b) => a.id - b.id);
-  }
-
-  pendingCount(): number {
-    return this.pending.size;
-  }
-
-  /** Sends a request and resolves with the response (an EXCEPTION response rejects). */
-  send(to: WorkerInfo, msg: OutgoingMessage, timeoutMs: number): Promise<Message> {
-    if (this.closed) return Promise.reject(new RpcError('SHUTDOWN', 'RPC agent is shut down'));
-    const peer = this.peers.get(to.name);
-    if (!peer || peer.info !== to)
-      return Promise.reject(
-        this.departure(to.name) ?? new RpcError('UNKNOWN_WORKER', `Unknown destination worker ${to.name}`),
-      );
-    const heartbeat = msg.type === MessageType.HEARTBEAT_REQ;
-    const { id, answer } = this.pending.open(to, timeoutMs, heartbeat ? undefined : peer.outstanding);
-    let frames: Uint8Array[];
+  /** Also listens on a Unix socket in `dir` for peers on this machine; without it, TCP only. */
+  private async bindLocal(dir: string): Promise<void> {
+    // tracked from the start: close() closes it whenever it comes (Note [Teardown never aborts])
+    const router = openRouter(this.context, this.opts, true);
+    const local = (this.local = { router, queue: new SendQueue(router, this.opts.batchMessages) });
     try {
-      frames = encodeMessage({ type: msg.type, id, payload: msg.payload }, { deviceMap: peer.outMap, peer: to.id });
-      checkSize(frames, peer, 'request');
-    } catch (e) {
-      this.pending.fail(id, e);
-      return answer;
+      await local.router.bind(ipcAddress(dir));
+    } catch {
+      // a path too long, a full disk, or closed meanwhile: peers take TCP
+      this.local = null;
+      local.router.close();
+      return;
     }
-    writeAcked(frames[0]!, peer.outstanding.watermark());
-    if (peer.macKey) frames[0] = signHead(frames[0]!, peer.macKey);
-    peer.ackOwed = false;
-    if (!heartbeat) peer.outstanding.add(id, frames, performance.now());
-    this.stats.sent(frames);
-    peer.queue
-      .send(frames)
-      .catch((e: Error) =>
-        this.pending.fail(id, new RpcError('PEER_DISCONNECTED', `failed to send to ${to}: ${e.message}`)),
-      );
-    return answer;
+    if (!this.closed) void this.serveLoop(local);
   }
 
-  private async responseLoop(peer: Peer): Promise<void> {
+  /** Where peers on this machine reach this worker (null: TCP only). */
+  get localEndpoint(): LocalEndpoint | null {
+    const address = this.local?.router.lastEndpoint;
+    return address ? { host: this.host, address } : null;
+  }
+
+  private async serveLoop(via: Listener): Promise<void> {
     try {
       // See Note [Receive loops hold no message]
-      await receiveEach(peer.dealer, (received) => {
-        this.liveness.heard(peer.info.name);
-        for (const frames of this.split(received)) {
-          let msg: Message;
-          this.stats.received(frames);
-          try {
-            msg = decodeMessage(frames, { deviceMap: {}, peer: peer.info.id });
-          } catch (e) {
-            this.opts.onProtocolError(e instanceof RpcError ? e : new RpcError('PROTOCOL', String(e)));
-            const id = e instanceof RpcError ? e.messageId : undefined;
-            if (id !== undefined) this.pending.fail(id, e);
-            continue;
-          }
-          if (msg.type === MessageType.EXCEPTION && msg.payload.code === 'DROPPED') {
-            this.removePeer(peer.info.name, 'dead', true);
-            continue;
-          }
-          if (this.pending.settle(msg, peer.info, this.opts.onProtocolError)) this.owesAck(peer);
-        }
-      });
-    } catch (e) {
-      if (!this.closed && this.peers.get(peer.info.name) === peer) {
-        this.opts.onProtocolError(
-          new RpcError('PROTOCOL', `response loop for ${peer.info} ended: ${(e as Error).message}`),
-        );
-      }
-    }
-  }
-
-  private async serveLoop(): Promise<void> {
-    try {
-      // See Note [Receive loops hold no message]
-      await receiveEach(this.router, ([identity, ...received]) => {
+      await receiveEach(via.router, ([identity, ...received]) => {
         // Note [Answer before re-arming]: zeromq.js answers more slowly while a receive is
         // pending on the same socket, so when the worker is idle a request that completes
         // within this turn is answered before the loop asks for the next one; under load
@@ -323,13 +87,13 @@ export class Agent {
         const name = Buffer.from(identity!.buffer, identity!.byteOffset, identity!.byteLength).toString();
         let served: Promise<void> | null = null;
         for (const frames of this.split(received)) {
-          const serve = () => this.serve(identity!, name, frames);
+          const serve = () => this.serve(via, identity!, name, frames);
           if (!this.isConnected)
             served = this.limiter.run(async () => {
               await this.connected;
-              if (this.accept(identity!, name, frames)) await serve();
+              if (this.accept(via, identity!, name, frames)) await serve();
             });
-          else if (this.accept(identity!, name, frames)) served = this.limiter.run(serve);
+          else if (this.accept(via, identity!, name, frames)) served = this.limiter.run(serve);
         }
         return idle && served ? Promise.race([served, endOfTurn()]) : undefined;
       });
@@ -346,7 +110,7 @@ export class Agent {
    * [Peer liveness]); an ACK only moves the caller's watermark, and a copy of a request already
    * running or stale is dropped, of an answered one answered again (Note [Exactly-once calls]).
    */
-  private accept(identity: Uint8Array, name: string, frames: Uint8Array[]): boolean {
+  private accept(via: Listener, identity: Uint8Array, name: string, frames: Uint8Array[]): boolean {
     const secure = this.opts.auth !== null;
     let header: Header;
     try {
@@ -363,7 +127,7 @@ export class Agent {
         // a member this worker dropped, back (paused, cut off): tell it, so it does not blame us
         const dropped = new RpcError('DROPPED', `${this.self} dropped ${name} from the group`);
         if (header.type !== MessageType.ACK)
-          void this.answer(identity, undefined, header.id, {
+          void this.answer(via, identity, undefined, header.id, {
             type: MessageType.EXCEPTION,
             payload: exceptionPayload(dropped, this.self),
           });
@@ -378,7 +142,7 @@ export class Agent {
     }
     this.liveness.heard(name);
     if (header.type === MessageType.HEARTBEAT_REQ) {
-      void this.answer(identity, peer?.info, header.id, { type: MessageType.HEARTBEAT_RESP, payload: null });
+      void this.answer(via, identity, peer?.info, header.id, { type: MessageType.HEARTBEAT_RESP, payload: null });
       return false;
     }
     if (!peer) return true;
@@ -390,26 +154,8 @@ export class Agent {
     const admission = peer.served.admit(header.id, acked);
     if (admission === 'serve') return true;
     this.stats.duplicates++;
-    if (admission !== 'drop') void this.routerQueue.send(admission, identity).catch(() => {});
+    if (admission !== 'drop') void via.queue.send(admission, identity).catch(() => {});
     return false;
-  }
-
-  /** An unauthenticated message or connection: counted, named in one log line per sender, never answered. */
-  private refuse(from: string, what: string): void {
-    this.stats.refused++;
-    if (this.refusedNames.size >= 16 || this.refusedNames.has(from)) return;
-    this.refusedNames.add(from);
-    this.opts.onProtocolError(
-      new RpcError('AUTH', `refused ${what} (from '${from}'): it did not prove the group secret; nothing was answered`),
-    );
-  }
-
-  /** The MAC key shared with peer `p` (Note [Authenticated membership]). */
-  private macKey(p: PeerSpec): Buffer | null {
-    const auth = this.opts.auth;
-    if (!auth) return null;
-    if (!p.publicKey) throw new RpcError('AUTH', `${p.info} has no public key: it runs insecure, this worker does not`);
-    return pairKey(auth.keys.secretKey, p.publicKey, auth.secret);
   }
 
   /** Whether a JOIN_REQ shows the store's ticket and is signed with the key that ticket vouches for. */
@@ -424,8 +170,8 @@ export class Agent {
     }
   }
 
-  /** Serves one request from the worker whose DEALER identity is `identity` (its `name`). */
-  private async serve(identity: Uint8Array, name: string, frames: Uint8Array[]): Promise<void> {
+  /** Serves one request that came in on `via` from the worker whose DEALER identity is `identity` (its `name`). */
+  private async serve(via: Listener, identity: Uint8Array, name: string, frames: Uint8Array[]): Promise<void> {
     this.stats.received(frames);
     if (!this.byName.has(name)) await this.connected;
     let from = this.byName.get(name);
@@ -469,11 +215,12 @@ export class Agent {
       if (id === undefined) return;
       reply = { type: MessageType.EXCEPTION, payload: exceptionPayload(e, this.self) };
     }
-    await this.answer(identity, from, id, reply);
+    await this.answer(via, identity, from, id, reply);
   }
 
-  /** Sends the answer to request `id` back to the caller's identity. */
+  /** Sends the answer to request `id` back to the caller's identity, on the ROUTER the request came in on. */
   private async answer(
+    via: Listener,
     identity: Uint8Array,
     from: WorkerInfo | undefined,
     id: number,
@@ -496,86 +243,6 @@ export class Agent {
     }
     this.stats.sent(out);
     if (peer && reply.type !== MessageType.HEARTBEAT_RESP) peer.served.answered(id, out);
-    await this.routerQueue.send(out, identity).catch(() => {});
-  }
-
-  /** Sends every request unanswered for too long again (Note [Exactly-once calls]). */
-  private resend(): void {
-    const now = performance.now();
-    for (const peer of this.peers.values()) {
-      if (peer.outstanding.size === 0) continue;
-      const cap = Math.min(this.liveness.windowMs, 4 * this.opts.heartbeatMs);
-      for (const frames of peer.outstanding.due(now, this.opts.heartbeatMs, cap)) {
-        this.stats.resent++;
-        void peer.queue.send(frames).catch(() => {});
-      }
-    }
-  }
-
-  /** An answer from `peer` arrived: tell it the new watermark soon, unless a request carries it first. */
-  private owesAck(peer: Peer): void {
-    peer.ackOwed = true;
-    this.ackTimer ??= setTimeout(() => {
-      this.ackTimer = null;
-      for (const p of this.peers.values()) {
-        if (!p.ackOwed) continue;
-        p.ackOwed = false;
-        const [head] = encodeMessage({ type: MessageType.ACK, id: 0, payload: null }, { deviceMap: {}, peer: -1 });
-        writeAcked(head!, p.outstanding.watermark());
-        void p.queue.send([p.macKey ? signHead(head!, p.macKey) : head!]).catch(() => {});
-      }
-    }, ACK_DELAY_MS).unref();
-  }
-
-  /** The messages of one received ZeroMQ message (Note [Batched messages], Note [Small frames travel as text]); a bad batch is reported and dropped. */
-  private split(received: Uint8Array[]): Uint8Array[][] {
-    try {
-      if (received.length > 0) received[0] = fromWire(received[0]!);
-      return splitBatch(received);
-    } catch (e) {
-      this.opts.onProtocolError(e as RpcError);
-      return [];
-    }
-  }
-
-  /** Runs the handler of a request's type (dist-autograd re-dispatches the messages it unwraps). */
-  dispatch(msg: Message, from: WorkerInfo): Promise<OutgoingMessage> {
-    const handler = this.handlers.get(msg.type);
-    if (!handler)
-      throw new RpcError('PROTOCOL', `no handler for message type ${messageTypeName(msg.type)} on ${this.self}`);
-    return handler(msg, from);
-  }
-
-  /**
-   * Closes every socket; pending calls fail with SHUTDOWN.
-   * Note [Teardown never aborts]
-   * zeromq.js aborts the process (`terminate called after throwing an instance of
-   * 'Napi::Error'`, exit 134) when a worker_threads thread ends or is terminated while a
-   * receive is still pending on any of its sockets or observers. Closing a socket settles its
-   * pending receive, but a socket's event observer (`socket.events`) stays open after its
-   * socket closed: minimal repro, in a thread: `const d = new Dealer(); d.connect(addr);
-   * (async () => { for await (const e of d.events) {} })(); d.close();` then
-   * `worker.terminate()` from the main thread aborts; closing `d.events` first does not.
-   * So this agent opens no observer (Note [Peer liveness]) and close() closes every socket
-   * it opened (the ROUTER, every DEALER, the ZAP handler); the rendezvous store closes its
-   * own. A thread terminated (or a process exiting) before shutdown() resolved: see
-   * Note [Terminating a thread that runs RPC].
-   */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    // queued messages go out first, unless a peer stopped reading (then its send never ends)
-    let timer: NodeJS.Timeout | undefined;
-    const drained = Promise.all([this.routerQueue.drain(), ...[...this.peers.values()].map((p) => p.queue.drain())]);
-    await Promise.race([drained, new Promise((r) => (timer = setTimeout(r, LINGER_MS)))]);
-    clearTimeout(timer);
-    this.closed = true;
-    this.liveness.stop();
-    clearInterval(this.resendTimer);
-    if (this.ackTimer) clearTimeout(this.ackTimer);
-    this.markConnected();
-    this.pending.failAll(null, () => new RpcError('SHUTDOWN', 'RPC agent shut down while the call was pending'));
-    this.router.close();
-    for (const p of this.peers.values()) p.dealer.close();
-    this.zap?.close();
+    await via.queue.send(out, identity).catch(() => {});
   }
 }

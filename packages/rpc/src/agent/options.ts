@@ -46,5 +46,7 @@ export interface AgentOptions {
   /** admit only the group's client keys at the ZeroMQ handshake (Note [CURVE authentication]) */
   zap: boolean;
   auth: AgentAuth | null;
+  /** the directory of this worker's Unix socket for peers on its machine (null: TCP only, both ways; Note [Same-machine peers over Unix sockets]) */
+  ipcDir: string | null;
   onProtocolError: (e: RpcError) => void;
 }

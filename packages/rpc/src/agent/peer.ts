@@ -4,12 +4,15 @@ import type { LeaveReason } from '../membership.js';
 import type { Outstanding } from './outstanding.js';
 import type { SendQueue } from './sendQueue.js';
 import type { ServedRequests } from './servedRequests.js';
+import type { LocalEndpoint } from './localTransport.js';
 import type { WorkerInfo } from './workerInfo.js';
 
 /** What the rendezvous (or a JOIN_REQ) tells of a peer: enough to connect to it. */
 export interface PeerSpec {
   info: WorkerInfo;
   address: string;
+  /** its Unix socket, for workers on its machine (Note [Same-machine peers over Unix sockets]) */
+  ipc?: LocalEndpoint;
   publicKey: string | null;
   /** device map from this worker to the peer, and the reverse of the peer's map to this worker */
   outMap: Record<string, string>;

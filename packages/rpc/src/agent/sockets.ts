@@ -1,12 +1,23 @@
 import { type Context, Dealer, Router } from 'zeromq';
 import type { AgentOptions } from './options.js';
 import type { PeerSpec } from './peer.js';
+import type { SendQueue } from './sendQueue.js';
+
+/** A ROUTER the agent serves on, with its send queue (the answers to a request go out where it came in). */
+export interface Listener {
+  router: Router;
+  queue: SendQueue;
+}
 
 /** How long closing sockets may still deliver what was queued (ZMQ_LINGER), in ms. */
 export const LINGER_MS = 1000;
 
-/** The agent's ROUTER: every peer's requests come in here, and their answers go out (Note [ZeroMQ agent]). */
-export function openRouter(context: Context, opts: AgentOptions): Router {
+/**
+ * A ROUTER of the agent: every peer's requests come in here, and their answers go out (Note
+ * [ZeroMQ agent]). `local`: the one on this machine's Unix socket, without CURVE (Note
+ * [Same-machine peers over Unix sockets]).
+ */
+export function openRouter(context: Context, opts: AgentOptions, local = false): Router {
   return new Router({
     context,
     linger: LINGER_MS,
@@ -16,7 +27,7 @@ export function openRouter(context: Context, opts: AgentOptions): Router {
     // member's replies over; a worker that reconnects (or rejoins) gets its name back once the
     // old connection is gone: at once after a reset, after the heartbeat TTL after a silent cut
     handover: false,
-    ...(opts.curve
+    ...(opts.curve && !local
       ? {
           curveServer: true,
           curvePublicKey: opts.curve.publicKey,
@@ -27,8 +38,18 @@ export function openRouter(context: Context, opts: AgentOptions): Router {
   });
 }
 
-/** A DEALER to peer `p`'s ROUTER, named after this worker: requests go out here and their answers come back. */
-export function openDealer(context: Context, opts: AgentOptions, self: string, p: PeerSpec): Dealer {
+/**
+ * A DEALER to peer `p`'s ROUTER at `address`, named after this worker: requests go out here and
+ * their answers come back. To its Unix socket (`local`) without CURVE.
+ */
+export function openDealer(
+  context: Context,
+  opts: AgentOptions,
+  self: string,
+  p: PeerSpec,
+  address: string,
+  local: boolean,
+): Dealer {
   const dealer = new Dealer({
     context,
     routingId: self,
@@ -38,7 +59,7 @@ export function openDealer(context: Context, opts: AgentOptions, self: string, p
     heartbeatTimeout: opts.heartbeatMs * 3,
     heartbeatTimeToLive: opts.heartbeatMs * 3,
     reconnectInterval: 100,
-    ...(opts.curve && p.publicKey
+    ...(opts.curve && p.publicKey && !local
       ? {
           curvePublicKey: opts.curve.publicKey,
           curveSecretKey: opts.curve.secretKey,
@@ -46,6 +67,6 @@ export function openDealer(context: Context, opts: AgentOptions, self: string, p
         }
       : {}),
   });
-  dealer.connect(p.address);
+  dealer.connect(address);
   return dealer;
 }

@@ -159,7 +159,13 @@ const checks = new Map<MessageType, PayloadCheck>([
   [MessageType.HEARTBEAT_RESP, isNull],
   [
     MessageType.JOIN_REQ,
-    shape({ name: isString, rank: Number.isInteger, address: isString, maxMessageBytes: isNumber }),
+    shape({
+      name: isString,
+      rank: Number.isInteger,
+      address: isString,
+      maxMessageBytes: isNumber,
+      ipc: optional((v) => shape({ host: isString, address: isString })(v) === null),
+    }),
   ],
   [MessageType.JOIN_RESP, isNull],
   [MessageType.LEAVE_REQ, isNull],

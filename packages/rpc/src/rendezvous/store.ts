@@ -5,6 +5,7 @@ import { SECRET_ENV, type GroupSecret } from '../auth/groupSecret.js';
 import { mac, macMatches } from '../auth/keys.js';
 import { ticket } from '../auth/ticket.js';
 import type { DeviceMaps } from '../deviceMaps.js';
+import type { LocalEndpoint } from '../agent/localTransport.js';
 import { RpcError } from '../errors.js';
 import {
   reportWhileWaiting,
@@ -20,6 +21,8 @@ export interface WorkerRecord {
   name: string;
   rank: number;
   address: string;
+  /** its Unix socket for workers on its machine (Note [Same-machine peers over Unix sockets]) */
+  ipc?: LocalEndpoint;
   publicKey: string | null;
   /** the largest frame this worker accepts (its ZMQ_MAXMSGSIZE) */
   maxMessageBytes: number;

@@ -67,6 +67,7 @@ describe.skipIf(refusal !== null)(
             {
               initMethod,
               listenAddress: `tcp://${net.hosts[r]!.address}:${ports[r]}`,
+              ipc: 0, // the namespaces share one file system: keep the traffic on the bridge
               ...TRAINING,
               ...faults(r, ports[3 + r]!),
             },

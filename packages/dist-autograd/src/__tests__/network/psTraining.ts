@@ -40,6 +40,8 @@ export interface TrainingOptions {
   trace?: boolean;
   /** no authentication nor encryption (a spec that finds a call on the wire by its bytes) */
   insecure?: boolean;
+  /** false: TCP even between workers on one machine (network namespaces share the file system; Note [Same-machine peers over Unix sockets]) */
+  ipc?: boolean;
   onEvent?: (e: TrainingEvent) => void;
 }
 
@@ -247,6 +249,7 @@ export async function train(o: TrainingOptions): Promise<TrainingResult> {
         ...(o.listenAddress ? { listenAddress: o.listenAddress } : {}),
         ...(o.advertisedAddress ? { advertisedAddress: o.advertisedAddress } : {}),
         ...(o.insecure ? { insecure: true } : {}),
+        ...(o.ipc === false ? { ipc: false } : {}),
       },
     });
     o.onEvent?.({ event: 'ready', rank: o.rank });

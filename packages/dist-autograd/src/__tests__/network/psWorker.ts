@@ -1,7 +1,7 @@
 // One worker of the parameter-server training (psTraining.ts) as a process of its own:
 //   node --conditions=source --import tsx psWorker.ts --rank 0 --initMethod tcp://10.0.0.1:29500 \
 //        [--listenAddress tcp://10.0.0.1:29501] [--advertisedAddress tcp://10.0.0.9:39501] [--steps 10] [--seed 0] [--rpcTimeout 30] \
-//        [--pauseAtTurn N --pauseMs MS] [--trace 1] [--deadlineMs 120000]
+//        [--pauseAtTurn N --pauseMs MS] [--trace 1] [--insecure 1] [--ipc 0] [--deadlineMs 120000]
 //        [--proxyPort P [--resetChance C --proxySeed S] [--partitionAfterMs T --partitionMs MS]]
 // With --proxyPort, a TcpProxy in this process (so in its network namespace) listens on that port
 // of the listen address's host, forwards to the listen port, and is the address this worker
@@ -72,6 +72,7 @@ const options: TrainingOptions = {
   pauseMs: num('pauseMs'),
   trace: args.get('trace') === '1',
   insecure: args.get('insecure') === '1',
+  ipc: args.get('ipc') !== '0',
   onEvent: print,
 };
 const result = await train(options);
