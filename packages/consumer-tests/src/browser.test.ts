@@ -17,9 +17,10 @@ const consumer = inject('consumerDir');
  * relaxed-SIMD gemm, when it was set to 64 KiB, about 8 % above; 66,573 (207,962 minified) with
  * the in-place SIMD kernels (BinaryInto, in both WebAssembly builds), the heap ballasts of Note
  * [Telling V8 about heap blocks], the driven-pass API of Note [Driving a pass] and the typed kernel
- * table, when it was set to 68 KiB. About 11 KB of it are the two base64 builds of the
- * WebAssembly kernels (plain and relaxed SIMD, ~5.6 KB each). gpu.js is not
- * in it: a page loads gpu.js's own browser build for the gpu device. Raise the budget
+ * table, when it was set to 68 KiB; 67,589 (215,310 minified) with axpyF32, ThresholdBackward
+ * and the elementwise loops unrolled four vectors a turn (each wasm build 15.2 -> 17.3 KB raw).
+ * About 12 KB of it are the two base64 builds of the WebAssembly kernels (plain and relaxed
+ * SIMD). gpu.js is not in it: a page loads gpu.js's own browser build for the gpu device. Raise the budget
  * deliberately, with the reason in the commit, never to make a failing run pass unexamined.
  */
 const BUDGET_GZIP_BYTES = 68 * 1024;

@@ -42,6 +42,24 @@ const NEG = 0, ABS = 1, SQRT = 2, RELU = 3, EXP = 4, LOG = 5, SIGMOID = 6, SILU 
   const sa = mode == 2 ? v128.load32_splat(a) : f32x4.splat(0);
   const sb = mode == 1 ? v128.load32_splat(b) : f32x4.splat(0);
   const end = out + (<usize>n << 2);
+  // four vectors a turn: loads of the next ones overlap the last ones' stores
+  while (out + 64 <= end) {
+    const x0 = mode == 2 ? sa : v128.load(a);
+    const x1 = mode == 2 ? sa : v128.load(a, 16);
+    const x2 = mode == 2 ? sa : v128.load(a, 32);
+    const x3 = mode == 2 ? sa : v128.load(a, 48);
+    const y0 = mode == 1 ? sb : v128.load(b);
+    const y1 = mode == 1 ? sb : v128.load(b, 16);
+    const y2 = mode == 1 ? sb : v128.load(b, 32);
+    const y3 = mode == 1 ? sb : v128.load(b, 48);
+    v128.store(out, binary(op, x0, y0));
+    v128.store(out, binary(op, x1, y1), 16);
+    v128.store(out, binary(op, x2, y2), 32);
+    v128.store(out, binary(op, x3, y3), 48);
+    a += 64;
+    b += 64;
+    out += 64;
+  }
   while (out < end) {
     const x = mode == 2 ? sa : v128.load(a);
     const y = mode == 1 ? sb : v128.load(b);
@@ -107,6 +125,16 @@ export function binaryF32(op: i32, mode: i32, a: usize, b: usize, out: usize, n:
 export function axpyF32(x: usize, y: usize, n: i32, alpha: f32): void {
   const a = f32x4.splat(alpha);
   const end = x + (<usize>n << 2);
+  while (x + 64 <= end) {
+    const y0 = f32x4.mul(a, v128.load(y)), y1 = f32x4.mul(a, v128.load(y, 16));
+    const y2 = f32x4.mul(a, v128.load(y, 32)), y3 = f32x4.mul(a, v128.load(y, 48));
+    v128.store(x, f32x4.add(v128.load(x), y0));
+    v128.store(x, f32x4.add(v128.load(x, 16), y1), 16);
+    v128.store(x, f32x4.add(v128.load(x, 32), y2), 32);
+    v128.store(x, f32x4.add(v128.load(x, 48), y3), 48);
+    x += 64;
+    y += 64;
+  }
   while (x < end) {
     v128.store(x, f32x4.add(v128.load(x), f32x4.mul(a, v128.load(y))));
     x += 16;
