@@ -6,6 +6,7 @@ const suites: [string, () => Promise<{ run(): Promise<Row[] | void> }>][] = [
   ['autograd', () => import('./autograd.bench.js')],
   ['conv', () => import('./conv.bench.js')],
   ['pytorch', () => import('./torch.bench.js')],
+  ['simd', () => import('./simd.bench.js')],
   ['memory', () => import('./memory.bench.js')],
   ['rpc', () => import('./rpc.bench.js')],
   ['manyWorkers', () => import('./manyWorkers.bench.js')],
