@@ -1,14 +1,30 @@
-// Prints "N passed, M failed" from vitest's JSON report; exits 1 when nothing ran or something failed.
+// Prints "N passed, M failed" summed over vitest's JSON reports (the test command's, the smoke
+// run's) and the steps named by `--failed STEP` (a step outside vitest that failed, counted
+// once each); exits 1 when a report is missing, nothing passed or something failed.
+// Usage: node .ci/summary.mjs REPORT... [--failed STEP]...
 import { existsSync, readFileSync } from 'node:fs';
 
-const file = process.argv[2] ?? '.vitest-results.json';
-if (!existsSync(file)) {
-  console.log('0 passed, 0 failed');
-  console.error(`no test report at ${file}: the test command did not reach vitest`);
-  process.exit(1);
+const args = process.argv.slice(2);
+const reports = [];
+const failedSteps = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--failed') failedSteps.push(args[++i] ?? 'a step');
+  else reports.push(args[i]);
 }
-const report = JSON.parse(readFileSync(file, 'utf8'));
-const passed = report.numPassedTests ?? 0;
-const failed = (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0) + (report.numRuntimeErrorTests ?? 0);
+if (reports.length === 0) reports.push('.vitest-results.json');
+
+let passed = 0;
+let failed = failedSteps.length;
+for (const step of failedSteps) console.error(`failed: ${step}`);
+for (const file of reports) {
+  if (!existsSync(file)) {
+    console.error(`no test report at ${file}: its run did not reach vitest`);
+    failed += 1;
+    continue;
+  }
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  passed += report.numPassedTests ?? 0;
+  failed += (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0) + (report.numRuntimeErrorTests ?? 0);
+}
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -14,6 +14,7 @@ const suites: [string, () => Promise<{ run(): Promise<Row[] | void> }>][] = [
   ['conv', () => import('./conv.bench.js')],
   ['pytorch', () => import('./torch.bench.js')],
   ['seq', () => import('./seq.bench.js')],
+  ['simd', () => import('./simd.bench.js')],
   ['memory', () => import('./memory.bench.js')],
   ['rpc', () => import('./rpc.bench.js')],
   ['manyWorkers', () => import('./manyWorkers.bench.js')],

@@ -3,5 +3,10 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
-  test: { name: 'tensor', include: ['src/**/*.test.ts'] },
+  test: {
+    name: 'tensor',
+    include: ['src/**/*.test.ts'],
+    // 60 s, not 5: see Note [Timeouts under load] in the root vitest.config.ts
+    testTimeout: 60_000,
+  },
 });
