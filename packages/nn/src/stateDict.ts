@@ -1,5 +1,5 @@
 import { Tensor, noGrad } from '@wiregrad/autograd';
-import { NnError, torchSize } from './errors.js';
+import { NnError, shapeText } from './errors.js';
 import type { AnyModule } from './module.js';
 
 /** PyTorch's state dict: parameter and persistent buffer tensors by dotted key, in traversal order. */
@@ -69,7 +69,7 @@ export function loadStateDict(module: AnyModule, sd: StateDict, opts: LoadStateD
       const value = input as Tensor;
       if (value.shape.length !== param.shape.length || value.shape.some((s, i) => s !== param.shape[i])) {
         errors.push(
-          `size mismatch for ${key}: copying a param with shape ${torchSize(value.shape)} from checkpoint, the shape in current model is ${torchSize(param.shape)}.`,
+          `size mismatch for ${key}: copying a param with shape ${shapeText(value.shape)} from checkpoint, the shape in current model is ${shapeText(param.shape)}.`,
         );
         continue;
       }
@@ -77,7 +77,7 @@ export function loadStateDict(module: AnyModule, sd: StateDict, opts: LoadStateD
         noGrad(() => param.copy_(value));
       } catch (e) {
         errors.push(
-          `While copying the parameter named "${key}", whose dimensions in the model are ${torchSize(param.shape)} and whose dimensions in the checkpoint are ${torchSize(value.shape)}, an exception occurred : ${(e as Error).message}.`,
+          `While copying the parameter named "${key}", whose dimensions in the model are ${shapeText(param.shape)} and whose dimensions in the checkpoint are ${shapeText(value.shape)}, an exception occurred : ${(e as Error).message}.`,
         );
       }
     }
