@@ -1,7 +1,7 @@
 export type NnErrorCode =
   'INVALID_ARGUMENT' | 'INVALID_SHAPE' | 'STATE_DICT' | 'KEY_ERROR' | 'INVALID_STATE' | 'UNSUPPORTED' | 'SAFETENSORS';
 
-/** Errors of @wiregrad/nn; messages are PyTorch's, word for word, where PyTorch has one. */
+/** Errors of @wiregrad/nn; messages are PyTorch's, word for word, where PyTorch has one, with shapes and options as the JS API spells them. */
 export class NnError extends Error {
   override readonly name = 'NnError';
   constructor(
@@ -12,8 +12,8 @@ export class NnError extends Error {
   }
 }
 
-/** PyTorch's `torch.Size([2, 3])`, as its messages print shapes. */
-export const torchSize = (shape: readonly number[]): string => `torch.Size([${shape.join(', ')}])`;
+/** A shape in a message as the JS API writes it, `[2, 3]` (PyTorch's messages print `torch.Size([2, 3])`). */
+export const shapeText = (shape: readonly number[]): string => `[${shape.join(', ')}]`;
 
 /** A number as Python's repr prints it in PyTorch's module printouts: `1e-05`, `0.1`, `1.0`. */
 export function pyFloat(x: number): string {

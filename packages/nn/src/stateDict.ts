@@ -1,5 +1,5 @@
 import { Tensor, noGrad } from '@wiregrad/autograd';
-import { NnError, torchSize } from './errors.js';
+import { NnError, shapeText } from './errors.js';
 
 /** PyTorch's state dict: parameter and persistent buffer tensors by dotted key, in traversal order. */
 export type StateDict = Record<string, Tensor>;
@@ -84,7 +84,7 @@ export function loadStateDict(
       const value = input as Tensor;
       if (value.shape.length !== param.shape.length || value.shape.some((s, i) => s !== param.shape[i])) {
         errors.push(
-          `size mismatch for ${key}: copying a param with shape ${torchSize(value.shape)} from checkpoint, the shape in current model is ${torchSize(param.shape)}.`,
+          `size mismatch for ${key}: copying a param with shape ${shapeText(value.shape)} from checkpoint, the shape in current model is ${shapeText(param.shape)}.`,
         );
         continue;
       }
@@ -92,7 +92,7 @@ export function loadStateDict(
         noGrad(() => param.copy_(value));
       } catch (e) {
         errors.push(
-          `While copying the parameter named "${key}", whose dimensions in the model are ${torchSize(param.shape)} and whose dimensions in the checkpoint are ${torchSize(value.shape)}, an exception occurred : ${(e as Error).message}.`,
+          `While copying the parameter named "${key}", whose dimensions in the model are ${shapeText(param.shape)} and whose dimensions in the checkpoint are ${shapeText(value.shape)}, an exception occurred : ${(e as Error).message}.`,
         );
       }
     }

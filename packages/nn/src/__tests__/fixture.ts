@@ -7,6 +7,9 @@ export function loadFixture<T = Record<string, unknown>>(name: string): T {
   return JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8')) as T;
 }
 
+/** PyTorch's message with its shapes as the JS API writes them: `torch.Size([2, 3])` becomes `[2, 3]`. */
+export const jsShapes = (message: string): string => message.replace(/torch\.Size\((\[[^\]]*\])\)/g, '$1');
+
 export const f64 = (v: NestedArray | number, requiresGrad = false): Tensor =>
   tensor(v, { dtype: 'float64', requiresGrad });
 

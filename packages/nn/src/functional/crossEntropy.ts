@@ -8,7 +8,7 @@ import {
   maskedFill,
   zerosLike,
 } from '@wiregrad/autograd';
-import { NnError, torchSize } from '../errors.js';
+import { NnError, shapeText } from '../errors.js';
 import { canFuseCrossEntropy, fusedCrossEntropy } from './fusedCrossEntropy.js';
 import { type Reduction, lossArgs } from './reduction.js';
 
@@ -141,7 +141,7 @@ export function crossEntropy(input: Tensor, target: Tensor, opts: CrossEntropyOp
   if (isFloatingPoint(target.dtype)) {
     throw new NnError(
       'INVALID_SHAPE',
-      `cross_entropy expects int32 class indices, or probabilities of the input's shape ${torchSize(input.shape)}; got ${target.dtype} ${torchSize(target.shape)}`,
+      `cross_entropy expects int32 class indices, or probabilities of the input's shape ${shapeText(input.shape)}; got ${target.dtype} ${shapeText(target.shape)}`,
     );
   }
   const nll = nllLoss(logp, target, { ...opts, reduction });

@@ -33,7 +33,7 @@ export function instanceNorm(x: Tensor, opts: InstanceNormOptions = {}): Tensor 
   if (useInputStats && x.numel / (N * C) <= 1)
     throw new NnError(
       'INVALID_SHAPE',
-      `Expected more than 1 spatial element when training, got input size torch.Size([${x.shape.join(', ')}])`,
+      `Expected more than 1 spatial element when training, got input size [${x.shape.join(', ')}]`,
     );
   const repeat = (t: Tensor | null) =>
     t

@@ -1,6 +1,6 @@
 // torch.nn.functional.multi_head_attention_forward (PyTorch 1.13), time-major.
 import { type Tensor, cat, dropout, matmul, softmax, zeros } from '@wiregrad/autograd';
-import { NnError, torchSize } from '../errors.js';
+import { NnError, shapeText } from '../errors.js';
 import { linear } from './linear.js';
 
 /** The projections of a MultiheadAttention: one packed in_proj_weight [3E, E], or q/k/v_proj_weight for kdim/vdim. */
@@ -63,7 +63,7 @@ function checkShapes(q: Tensor, k: Tensor, v: Tensor, kpm: Tensor | null, mask: 
     (mask.shape[0] !== heads || mask.shape[1] !== q.shape[0] || mask.shape[2] !== k.shape[0])
   )
     fail(
-      `Expected \`attn_mask\` shape to be (${heads}, ${q.shape[0]}, ${k.shape[0]}) but got ${torchSize(mask.shape)}`,
+      `Expected \`attn_mask\` shape to be (${heads}, ${q.shape[0]}, ${k.shape[0]}) but got ${shapeText(mask.shape)}`,
     );
   return b;
 }
@@ -93,7 +93,7 @@ export function multiHeadAttentionForward(
   if (hd * numHeads !== E) fail(`embed_dim ${E} not divisible by num_heads ${numHeads}`);
   if (w.inProjWeight) {
     if (k.shape.some((s, i) => s !== v.shape[i]))
-      fail(`key shape ${torchSize(k.shape)} does not match value shape ${torchSize(v.shape)}`);
+      fail(`key shape ${shapeText(k.shape)} does not match value shape ${shapeText(v.shape)}`);
     const [bq, bk, bv] = w.inProjBias ? w.inProjBias.chunk(3) : [null, null, null];
     if (q === k && k === v)
       [q, k, v] = linear(q, w.inProjWeight, w.inProjBias).chunk(3, -1) as [Tensor, Tensor, Tensor];
@@ -104,7 +104,7 @@ export function multiHeadAttentionForward(
   } else {
     if (k.shape[0] !== v.shape[0] || k.shape[1] !== v.shape[1])
       fail(
-        `key's sequence and batch dims ${torchSize(k.shape.slice(0, 2))} do not match value's ${torchSize(v.shape.slice(0, 2))}`,
+        `key's sequence and batch dims ${shapeText(k.shape.slice(0, 2))} do not match value's ${shapeText(v.shape.slice(0, 2))}`,
       );
     const [bq, bk, bv] = w.inProjBias ? w.inProjBias.chunk(3) : [null, null, null];
     [q, k, v] = [
@@ -118,7 +118,7 @@ export function multiHeadAttentionForward(
       fail(`Only float, byte, and bool types are supported for attn_mask, not torch.${mask.dtype}`);
     const want = mask.ndim === 2 ? [L, k.shape[0]!] : [N * numHeads, L, k.shape[0]!];
     if (mask.shape.some((s, i) => s !== want[i]))
-      fail(`The shape of the ${mask.ndim}D attn_mask is ${torchSize(mask.shape)}, but should be (${want.join(', ')}).`);
+      fail(`The shape of the ${mask.ndim}D attn_mask is ${shapeText(mask.shape)}, but should be (${want.join(', ')}).`);
     mask = asAdditive(mask, q.dtype);
     mask = mask.ndim === 2 ? mask : mask.reshape([N, numHeads, L, k.shape[0]!]);
   }
@@ -142,7 +142,7 @@ export function multiHeadAttentionForward(
   const S = kh.shape[2]!;
   if (kpm) {
     if (kpm.shape[0] !== N || kpm.shape[1] !== S)
-      fail(`expecting key_padding_mask shape of (${N}, ${S}), but got ${torchSize(kpm.shape)}`);
+      fail(`expecting key_padding_mask shape of (${N}, ${S}), but got ${shapeText(kpm.shape)}`);
     kpm = kpm.reshape([N, 1, 1, S]);
     mask = mask ? mask.add(kpm) : kpm;
   }

@@ -1,5 +1,5 @@
 import { type Tensor, mean, sum } from '@wiregrad/autograd';
-import { NnError, torchSize } from '../errors.js';
+import { NnError, shapeText } from '../errors.js';
 
 export type Reduction = 'mean' | 'sum' | 'none';
 
@@ -20,7 +20,7 @@ const sameShape = (a: Tensor, b: Tensor) => a.ndim === b.ndim && a.shape.every((
 /** Pointwise losses broadcast like PyTorch but refuse silent broadcasting of a differently shaped target for the BCE family. */
 export function checkSameSize(input: Tensor, target: Tensor, message: (t: string, i: string) => string): void {
   if (!sameShape(input, target))
-    throw new NnError('INVALID_SHAPE', message(torchSize(target.shape), torchSize(input.shape)));
+    throw new NnError('INVALID_SHAPE', message(shapeText(target.shape), shapeText(input.shape)));
 }
 
 /** Argument checks every loss shares: tensors, and a valid reduction. */

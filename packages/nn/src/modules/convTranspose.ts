@@ -78,7 +78,7 @@ abstract class ConvTransposeNd extends Module<[x: Tensor, outputSize?: readonly 
     if (size.some((n, d) => n < minSizes[d]! || n > maxSizes[d]!))
       throw new NnError(
         'INVALID_ARGUMENT',
-        `requested an output size of [${outputSize.join(', ')}], but valid sizes range from [${minSizes.join(', ')}] to [${maxSizes.join(', ')}] (for an input of torch.Size([${spatial.join(', ')}]))`,
+        `requested an output size of [${outputSize.join(', ')}], but valid sizes range from [${minSizes.join(', ')}] to [${maxSizes.join(', ')}] (for an input of [${spatial.join(', ')}])`,
       );
     return size.map((n, d) => n - minSizes[d]!);
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type NestedArray, type Tensor, gradcheck, manualSeed, noGrad, ones, randn } from '@wiregrad/autograd';
-import { expectClose, f64, loadFixture } from '../__tests__/fixture.js';
+import { expectClose, f64, jsShapes, loadFixture } from '../__tests__/fixture.js';
 import * as F from '../functional/index.js';
 import {
   AdaptiveMaxPool2d,
@@ -180,10 +180,10 @@ describe("ConvTranspose's forward(x, outputSize) agrees with PyTorch 1.13", () =
   it("refuses sizes no outputPadding gives, with PyTorch's messages", () => {
     const x = ones([1, 2, 4, 4]);
     expect(() => new ConvTranspose2d(2, 3, 3, { stride: 2, padding: 1 }).forward(x, [10, 8])).toThrow(
-      T.outputSize.error as string,
+      jsShapes(T.outputSize.error as string),
     );
     expect(() => new ConvTranspose2d(2, 3, 3, { stride: 2 }).forward(x, [1, 9])).toThrow(
-      T.outputSize.errorRange as string,
+      jsShapes(T.outputSize.errorRange as string),
     );
     expect(() => new ConvTranspose2d(2, 3, 3, { stride: 2 }).forward(x, [1, 2, 3])).toThrow(
       T.outputSize.errorLength as string,
@@ -249,7 +249,7 @@ describe("the new layers' argument checks", () => {
     expect(() => new GroupNorm(4, 6)).toThrow('num_channels must be divisible by num_groups');
     expect(F.groupNorm(f64([[1, 2, 3, 4]]), 4).tolist()).toEqual([[0, 0, 0, 0]]);
     expect(() => new InstanceNorm1d(3).forward(ones([3, 1]))).toThrow(
-      'Expected more than 1 spatial element when training, got input size torch.Size([1, 3, 1])',
+      'Expected more than 1 spatial element when training, got input size [1, 3, 1]',
     );
     expect(() => new InstanceNorm1d(3).forward(ones([2, 3, 4, 5]))).toThrow('expected 2D or 3D input (got 4D input)');
     expect(() => new InstanceNorm2d(3, { affine: true }).forward(ones([2, 4, 3, 3]))).toThrow(
