@@ -1,18 +1,9 @@
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Dealer } from 'zeromq';
 import { Tensor } from '@wiregrad/tensor';
-import {
-  MessageType,
-  encodeMessage,
-  getRpcStats,
-  initRpc,
-  register,
-  rpcState,
-  rpcSync,
-  shutdown,
-} from '@wiregrad/rpc/internal';
+import { MessageType, getRpcStats, initRpc, register, rpcState, rpcSync, shutdown } from '@wiregrad/rpc/internal';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
+import { rawPeerAnswered } from './rawPeer.js';
 
 register('echo', (t: Tensor) => t);
 register('refused', () => getRpcStats().refused);
@@ -22,23 +13,12 @@ const attacksOver = new Promise<void>((resolve) => (attacked = resolve));
 register('attacksOver', () => attacked());
 
 /** A process of this user at worker1's Unix socket, as DEALER identity `as`, unsigned: true if anything came back. */
-async function intrude(address: string, as: string): Promise<boolean> {
-  const raw = new Dealer({ routingId: as, linger: 0, receiveTimeout: 1000 });
-  raw.connect(address);
-  try {
-    const frames = encodeMessage(
-      { type: MessageType.PYTHON_CALL, id: 1, payload: { fn: 'echo', args: [1] } },
-      { deviceMap: {}, peer: 1 },
-    );
-    await raw.send(frames);
-    await raw.receive();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    raw.close();
-  }
-}
+const intrude = (address: string, as: string) =>
+  rawPeerAnswered(
+    address,
+    { type: MessageType.PYTHON_CALL, payload: { fn: 'echo', args: [1] } },
+    { routingId: as, receiveTimeout: 1000 },
+  );
 
 /**
  * The spec of Note [Same-machine peers over Unix sockets]: workers 0 and 1 meet over their Unix
