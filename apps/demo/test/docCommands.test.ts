@@ -1,10 +1,12 @@
 // Every shell command of the documentation (the ```sh blocks of every README and docs/*.md) does
 // what it says it can: a `pnpm demo ...` line parses as the demo's options (no usage error), a
-// root script, a `--filter` package's script, a vitest project or path and a package to add exist.
+// root script, a `--filter` package's script, a vitest project or path and a package to add exist,
+// and an `npx wiregrad-run ...` line parses as the launcher's (torchrun's) flags.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parseRunArgs } from '@wiregrad/distributed';
 import { parseConfig } from '../src/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -63,7 +65,15 @@ function problem(command: string): string | null {
     const missing = vitest.slice(1).filter((p) => !existsSync(join(ROOT, p)));
     return missing.length ? `no ${missing.join(', ')}` : null;
   }
-  if (tool !== 'pnpm') return `not a pnpm or vitest command`;
+  if (tool === 'npx' && args[0] === 'wiregrad-run') {
+    try {
+      parseRunArgs(args.slice(1));
+      return null;
+    } catch (e) {
+      return (e as Error).message;
+    }
+  }
+  if (tool !== 'pnpm') return `not a pnpm, vitest or wiregrad-run command`;
   const [sub, ...rest] = args;
   if (sub === 'install') return null;
   if (sub === 'add') {
@@ -98,6 +108,9 @@ describe('the shell commands of the documentation', () => {
     expect(problem('pnpm demo --epoch 3')).toContain('did you mean --epochs');
     expect(problem('pnpm add @wiregrad/consumer-tests')).toBe('not a published package: @wiregrad/consumer-tests');
     expect(problem('npx vitest run --project nope')).toBe('no vitest project nope');
+    expect(problem('npx wiregrad-run --nproc-per-node 2 --max-restart 3 train.ts')).toContain(
+      'unknown option --max-restart',
+    );
   });
 
   it.each(commands.map(([doc, c]) => [doc, c]))('%s: %s', (_doc, command) => {

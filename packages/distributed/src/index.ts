@@ -34,5 +34,7 @@ export type { P2POptions } from './collectives/pointToPoint.js';
 export { DistributedSampler } from './sampler.js';
 export type { DistributedSamplerOptions } from './sampler.js';
 export { MALLOC_TUNABLES } from './launcher/mallocTunables.js';
+export { parseRunArgs } from './launcher/args.js';
+export type { RunArgs } from './launcher/args.js';
 export { DistributedDataParallel } from './ddp/distributedDataParallel.js';
 export type { DistributedDataParallelOptions } from './ddp/distributedDataParallel.js';
