@@ -33,6 +33,7 @@ const HOW: Record<string, How> = {
   },
   'packages/nn/README.md #1': { run: {} },
   'packages/nn/README.md #2': { run: {} },
+  'packages/nn/README.md #3': { run: {} },
   'packages/rpc/README.md #1': { run: { processes: 2, rank: 'env' } },
   'packages/rpc/README.md #2': { types: 'joins a running group at a rendezvous on another machine (10.0.0.1)' },
   'packages/tensor/README.md #1': { run: {} },
@@ -40,6 +41,7 @@ const HOW: Record<string, How> = {
   'packages/tensor/README.md #3': { run: {} },
   'packages/tensor/README.md #4': { run: {} },
   ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`docs/api.md #${i + 1}`, { signatures: true }])),
+  'docs/distributed.md #1': { spec: 'packages/distributed/src/__tests__/examples.test.ts' },
 };
 
 const blocks: DocBlock[] = docFiles().flatMap(tsBlocks);
