@@ -1,6 +1,6 @@
 import type { Context, Router, Reply } from 'zeromq';
 import { zmq } from './zeromq.js';
-import { LINGER_MS, type Listener, openDealer, openRouter } from './sockets.js';
+import { LINGER_MS, type Listener, dropSocket, openDealer, openRouter } from './sockets.js';
 import { hostKey, reachesLocally } from './localTransport.js';
 import { startZap } from './zap.js';
 import { RpcError } from '../errors.js';
@@ -192,8 +192,7 @@ export abstract class AgentCore {
     this.departed.set(peer.info.id, gone);
     this.pending.failAll(peer.info, () => new RpcError('PEER_DISCONNECTED', gone.error.message));
     peer.outstanding.clear();
-    peer.dealer.linger = 0;
-    peer.dealer.close();
+    dropSocket(peer.dealer);
     this.opts.onPeerGone(peer.info, reason);
   }
 
@@ -392,7 +391,8 @@ export abstract class AgentCore {
     this.pending.failAll(null, () => new RpcError('SHUTDOWN', 'RPC agent shut down while the call was pending'));
     this.router.close();
     this.local?.router.close();
-    for (const p of this.peers.values()) p.dealer.close();
+    // every call failed with SHUTDOWN: what a DEALER still holds (a ping, an ACK) must not hold exit
+    for (const p of this.peers.values()) dropSocket(p.dealer);
     this.zap?.close();
   }
 }

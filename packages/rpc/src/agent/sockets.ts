@@ -13,6 +13,12 @@ export interface Listener {
 /** How long closing sockets may still deliver what was queued (ZMQ_LINGER), in ms. */
 export const LINGER_MS = 1000;
 
+/** Closes `socket` dropping whatever it still holds: nobody waits for it (a departed peer's, or at shutdown). */
+export function dropSocket(socket: Dealer | Router): void {
+  socket.linger = 0;
+  socket.close();
+}
+
 /**
  * A ROUTER of the agent: every peer's requests come in here, and their answers go out (Note
  * [ZeroMQ agent]). `local`: the one on this machine's Unix socket, without CURVE (Note
