@@ -1,4 +1,7 @@
-import { RpcError, getWorkerInfos, initRpc, onWorkerLeave, register, rpcSync, shutdown } from '@wiregrad/rpc';
+import { RpcError, getWorkerInfos, initRpc, onWorkerLeave, register, shutdown } from '@wiregrad/rpc';
+import { notify, rpcState } from '@wiregrad/rpc/internal';
+import { dirname } from 'node:path';
+import { LocalPairs, type LocalPairEndpoint } from './collectives/localPairs.js';
 import type { Tensor } from '@wiregrad/autograd';
 import { type Chunk, type Descriptor, Mailbox } from './collectives/mailbox.js';
 import { type Env, rendezvousOf } from './env.js';
@@ -34,6 +37,8 @@ interface World {
   /** newGroup calls so far: the next group's id (every rank calls newGroup in the same order) */
   groups: number;
   mailbox: Mailbox;
+  /** the Unix-socket pairs to the ranks on this machine (Note [Local pairs]); null: every chunk goes through RPC */
+  pairs: LocalPairs | null;
   stopListening: () => void;
 }
 
@@ -57,6 +62,8 @@ export interface InitProcessGroupOptions {
   timeout?: number;
   /** heartbeat interval of the transport, in ms (default 1000; a dead rank is noticed after 3 of them) */
   heartbeatMs?: number;
+  /** ranks on one machine send chunks over Unix sockets of their own (default true; Note [Local pairs]); false: through RPC */
+  localPairs?: boolean;
 }
 
 /**
@@ -64,8 +71,9 @@ export interface InitProcessGroupOptions {
  * The process group is an RPC group (@wiregrad/rpc's ZeroMQ agent) whose workers are named
  * rank0..rankN-1: its rendezvous (rank 0 serves the store at MASTER_ADDR:MASTER_PORT), its
  * heartbeats and its dead-peer detection are the group's. A collective sends each chunk as a
- * call of one registered function, which drops it into the receiver's mailbox (Note [Collective
- * mailbox]); the call's answer tells the sender it arrived. When any member leaves or dies, every
+ * one-way message (Note [One-way messages]) that runs one registered function, which drops it
+ * into the receiver's mailbox (Note [Collective mailbox]): one message per chunk, exactly once
+ * across connection resets; its receipt tells the sender it arrived. When any member leaves or dies, every
  * pending and later collective of this process fails with PEER_GONE, within RPC's heartbeat
  * window (3 heartbeats), never a hang: a collective needs every member.
  */
@@ -104,6 +112,14 @@ export async function initProcessGroup(opts: InitProcessGroupOptions = {}, env: 
     ),
   );
   const all = Array.from({ length: worldSize }, (_, r) => r);
+  let pairs: LocalPairs | null = null;
+  try {
+    pairs = await meetLocalPairs(rank, worldSize, mailbox, opts.localPairs ?? true);
+  } catch (e) {
+    stopListening();
+    await shutdown({ graceful: false });
+    throw e;
+  }
   world = {
     rank,
     worldSize,
@@ -111,8 +127,40 @@ export async function initProcessGroup(opts: InitProcessGroupOptions = {}, env: 
     defaultGroup: new ProcessGroup(0, all, rank),
     groups: 1,
     mailbox,
+    pairs,
     stopListening,
   };
+}
+
+/**
+ * Every rank tells every other where its local pairs listen (null: nowhere), over RPC, and
+ * connects to those on its machine (Note [Local pairs]). A pair that cannot connect leaves that
+ * rank's chunks to RPC.
+ */
+async function meetLocalPairs(
+  rank: number,
+  worldSize: number,
+  mailbox: Mailbox,
+  wanted: boolean,
+): Promise<LocalPairs | null> {
+  const local = wanted ? rpcState().agent.localEndpoint : null;
+  const pairs = local
+    ? await LocalPairs.listen(dirname(local.address.slice('ipc://'.length)), local.host, (key, chunk) =>
+        mailbox.put(key, chunk),
+      ).catch(() => null)
+    : null;
+  const others = Array.from({ length: worldSize }, (_, r) => r).filter((r) => r !== rank);
+  const hello = { kind: 'hello', extra: JSON.stringify(pairs?.endpoint ?? null) };
+  await Promise.all(others.map((r) => deliver(r, `hello|${rank}`, { meta: hello, data: null }, true)));
+  const theirs = await Promise.all(others.map((r) => mailbox.take(`hello|${r}`)));
+  if (!pairs) return null;
+  await Promise.all(
+    theirs.map(async ({ meta }) => {
+      const at = JSON.parse(meta.extra ?? 'null') as LocalPairEndpoint | null;
+      if (at && at.host === pairs.endpoint.host) await pairs.connect(rank, at).catch(() => {});
+    }),
+  );
+  return pairs;
 }
 
 /** Leaves the group (torch.distributed.destroy_process_group); pending collectives fail with DESTROYED. */
@@ -121,6 +169,7 @@ export async function destroyProcessGroup(): Promise<void> {
   world = null;
   w.stopListening();
   w.mailbox.fail(new DistributedError('DESTROYED', 'the process group was destroyed'));
+  w.pairs?.close();
   // graceful while every member is alive: each waits until the others are done with it
   const everyone = getWorkerInfos().length === w.worldSize;
   await shutdown({ graceful: everyone, timeout: 30 }).catch(() => shutdown({ graceful: false }));
@@ -163,10 +212,17 @@ export function mailbox(): Mailbox {
   return m;
 }
 
-/** Delivers `chunk` to global rank `to` under `key`; resolves once it is in that rank's mailbox. */
-export async function deliver(to: number, key: string, chunk: Chunk): Promise<void> {
+/**
+ * Delivers `chunk` to global rank `to` under `key`. Over a local pair (Note [Local pairs]) it
+ * resolves once the kernel holds it; over RPC once it is in that rank's mailbox (`confirm`: that
+ * rank confirms it at once, rather than with the next batch of receipts). Either way the chunk's
+ * memory is free again then.
+ */
+export async function deliver(to: number, key: string, chunk: Chunk, confirm = false): Promise<void> {
+  const pairs = world?.pairs;
+  if (pairs?.has(to)) return pairs.send(to, key, chunk);
   try {
-    await rpcSync(workerName(to), DELIVER, [key, chunk.meta, chunk.data]);
+    await notify(workerName(to), DELIVER, [key, chunk.meta, chunk.data], { confirm });
   } catch (e) {
     const broken = world?.mailbox.broken;
     if (broken) throw broken;

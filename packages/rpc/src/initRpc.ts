@@ -14,6 +14,7 @@ import { ipcDirectory } from './agent/localTransport.js';
 import { RendezvousStore, requestRendezvous, storeAddress, type WorkerRecord } from './rendezvous/store.js';
 import { closeNow, resetBarrier } from './shutdown.js';
 import { maybeRpcState, setRpcState } from './state.js';
+import { runNotified } from './notify.js';
 import { announceAgent, untilTerminated } from './threadTeardown.js';
 
 /**
@@ -66,6 +67,7 @@ export async function initRpc(name: string, opts: InitOptions): Promise<void> {
       auth,
       ipcDir: b.ipc === false || b.advertisedAddress !== undefined ? null : ipcDirectory(),
       onProtocolError: log,
+      onNotify: (from, fn, args) => runNotified(from, fn, args, log),
       onPeerGone: (info, reason) => {
         store?.remove(info.name);
         emitLeave(info, reason);

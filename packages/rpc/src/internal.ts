@@ -16,6 +16,8 @@ export type { RpcAutogradHooks } from './hooks.js';
 export { setRRefBackward } from './rref/rref.js';
 export type { Handler, Handlers } from './agent/agent.js';
 export { request, resolveWorker } from './call.js';
+export { notify } from './notify.js';
+export type { NotifyOptions } from './notify.js';
 export { checkedMessage, encodeMessage, decodeMessage, outgoing, returnedValue } from './messages/message.js';
 export type { Message, OutgoingMessage, RawMessage } from './messages/message.js';
 export {

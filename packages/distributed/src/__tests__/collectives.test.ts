@@ -15,9 +15,16 @@ function folded(n: number, len: number, fold: (a: number, b: number) => number, 
   );
 }
 
-describe.each([2, 3, 4])('collectives on %i ranks (real processes, ZeroMQ)', (n) => {
+describe.each([
+  [2, 'local pairs'],
+  [3, 'local pairs'],
+  [4, 'local pairs'],
+  [2, 'RPC'],
+  [3, 'RPC'],
+])('collectives on %i ranks (real processes, chunks over %s)', (n, via) => {
   it('every collective leaves the same results on every rank as torch.distributed', async () => {
-    const runs = await runRanks('collectives', n, { timeoutMs: 90_000 });
+    const extra = { localPairs: via === 'local pairs' };
+    const runs = await runRanks('collectives', n, { timeoutMs: 90_000, extra });
     for (const r of runs) expect(r.code, `rank ${r.rank}: ${r.stderr}`).toBe(0);
     const results = runs.map((r) => r.result as Record<string, unknown>);
     const chunk = (xs: number[]) => [xs.slice(0, 3), xs.slice(3, 6)];
@@ -32,6 +39,7 @@ describe.each([2, 3, 4])('collectives on %i ranks (real processes, ZeroMQ)', (n)
       const prod = (f: (r: number) => number) => range(n).reduce((acc, r) => Math.imul(acc, f(r)), 1);
       expect(flat(out.i32)).toEqual([prod((r) => r + 1), prod((r) => -(r + 2)), prod((r) => 7 * r)]);
 
+      expect(out.bigOverRpc).toBe(via === 'RPC');
       const big = out.big as { bits: string; head: number[]; sample: number };
       expect(big.bits).toBe((results[0]!.big as { bits: string }).bits);
       const sumSin = (i: number) => range(n).reduce((a, r) => a + Math.sin(i * 0.001 + r), 0);

@@ -10,10 +10,15 @@ import type { Chunk, Descriptor, Mailbox } from './mailbox.js';
 export class Exchange {
   readonly seq: number;
   private readonly box: Mailbox;
+  /** rejects with the first failed delivery: every receive of this collective fails with it */
+  private readonly failed: Promise<never>;
+  private fail!: (e: unknown) => void;
 
   constructor(readonly group: ProcessGroup) {
     this.box = mailbox();
     this.seq = group.seq++;
+    this.failed = new Promise<never>((_, reject) => (this.fail = reject));
+    this.failed.catch(() => {}); // a collective that receives nothing more must not crash the process
   }
 
   get rank(): number {
@@ -28,12 +33,19 @@ export class Exchange {
     return `${this.group.id}|${this.seq}|${step}|${srcGlobal}`;
   }
 
-  send(to: number, step: number | string, chunk: Chunk): Promise<void> {
-    return deliver(this.group.ranks[to]!, this.key(step, this.group.ranks[this.rank]!), chunk);
+  /**
+   * Sends a chunk to group rank `to`; resolves once it is in `to`'s mailbox (`confirm`: at once,
+   * else with the next batch of receipts). Nobody has to await it: a failed delivery fails every
+   * receive of this collective (See Note [Collectives wait for receipts only where memory is reused]).
+   */
+  send(to: number, step: number | string, chunk: Chunk, confirm = false): Promise<void> {
+    const sent = deliver(this.group.ranks[to]!, this.key(step, this.group.ranks[this.rank]!), chunk, confirm);
+    sent.catch((e: unknown) => this.fail(e));
+    return sent;
   }
 
   recv(from: number, step: number | string): Promise<Chunk> {
-    return this.box.take(this.key(step, this.group.ranks[from]!));
+    return Promise.race([this.box.take(this.key(step, this.group.ranks[from]!)), this.failed]);
   }
 }
 
@@ -48,17 +60,17 @@ const describe = (d: Descriptor) =>
     .filter(Boolean)
     .join(', ')})`;
 
-const never = new Promise<never>(() => {});
-
 /**
- * Note [Step 0 does not wait for its answers]
- * A delivery is a call whose answer says the chunk reached the receiver's mailbox. Step 0 ends
- * when every other rank's chunk has arrived, without waiting for the answers to its own: having
- * received from every rank, this rank knows they all reached step 0, and its own chunks travel
- * before any later message to the same rank (one ZeroMQ socket per peer keeps the order). That
- * halves a small collective's latency (one one-way trip, not a round trip). A delivery that fails
- * still fails the collective if it fails first; a rank that dies fails it through PEER_GONE. The
- * data of step 0 is always a copy of its own, never a view that a later step writes.
+ * Note [Collectives wait for receipts only where memory is reused]
+ * A chunk is one one-way message (Note [One-way messages]); a collective never waits for a
+ * chunk's receipt to go on, only for the chunks it receives. Data of step 0 is always a copy of
+ * the caller's, never written again; a ring sends views of the tensor itself (Note [Collectives
+ * copy nothing large]), and rewrites a region it sent only once data that the receiver computed
+ * from it came back around the ring, so the receiver had it. What a collective sends last from
+ * memory the caller may write as soon as it returns (the ring's all-gather, a send()) it awaits
+ * the receipts of, with `confirm` on the last chunk so the receiver answers at once. Step 0 thus
+ * costs one one-way trip, not a round trip. A delivery that fails fails every receive of its
+ * collective; a rank that dies fails them through PEER_GONE.
  */
 
 /**
@@ -77,9 +89,8 @@ export async function agree(
 ): Promise<{ ex: Exchange; chunks: (Chunk | null)[] }> {
   const ex = new Exchange(group);
   const others = group.ranks.map((_, r) => r).filter((r) => r !== ex.rank);
-  const sent = Promise.all(others.map((r) => ex.send(r, 0, { meta: desc, data: data(r) })));
-  // See Note [Step 0 does not wait for its answers]
-  const received = await Promise.race([Promise.all(others.map((r) => ex.recv(r, 0))), sent.then(() => never)]);
+  for (const r of others) void ex.send(r, 0, { meta: desc, data: data(r) });
+  const received = await Promise.all(others.map((r) => ex.recv(r, 0)));
   const chunks: (Chunk | null)[] = group.ranks.map(() => null);
   others.forEach((r, i) => (chunks[r] = received[i]!));
   const mine = describe(desc);

@@ -5,6 +5,8 @@ import type { DistributedError } from '../errors.js';
 export interface Chunk {
   meta: Descriptor;
   data: Tensor | null;
+  /** gives the data's memory back for reuse: call it once nothing reads `data` any more (Note [Local pairs]) */
+  release?: () => void;
 }
 
 /** What every rank says about the collective it is in (Note [Mismatched collectives]). */

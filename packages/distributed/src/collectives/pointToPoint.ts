@@ -41,10 +41,8 @@ export function send<O extends P2POptions>(t: Tensor, dst: number, opts?: O): La
     const me = group.ranks[group.rank]!;
     if (to === me) throw new DistributedError('INVALID_ARGUMENT', 'send(): a rank cannot send to itself');
     const key = nextKey(mailbox(), group.id, me, to, checkTag(opts?.tag ?? 0));
-    await deliver(to, key, {
-      meta: { kind: 'send', dtype: t.dtype, shape: [...t.shape] },
-      data: wire(valuesOf(t), t.dtype),
-    });
+    const chunk = { meta: { kind: 'send', dtype: t.dtype, shape: [...t.shape] }, data: wire(valuesOf(t), t.dtype) };
+    await deliver(to, key, chunk, true);
   });
 }
 

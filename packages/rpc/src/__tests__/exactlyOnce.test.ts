@@ -13,13 +13,24 @@ async function train(opts: Omit<ExactlyOnceExtra, 'ports'>) {
     ],
   };
   const [result] = await runWorkers({ scenario: 'exactlyOnce', worldSize: 2, extra, timeoutMs: 100_000 });
-  return result as { bitIdentical: boolean; updates: number; increments: number; resets: number; resent: number };
+  return result as {
+    bitIdentical: boolean;
+    updates: number;
+    increments: number;
+    notes: number[];
+    resets: number;
+    resent: number;
+  };
 }
+
+/** Every step's one-way note ran exactly once (in any order: a resent note arrives after later ones). */
+const eachOnce = (notes: number[], steps: number) =>
+  expect([...notes].sort((a, b) => a - b)).toEqual(Array.from({ length: steps }, (_, s) => s));
 
 /** A burst of 8 increments runs every 10 steps. */
 const increments = (steps: number) => Math.ceil(steps / 10) * 8;
 
-describe('exactly-once calls across connection resets (Note [Exactly-once calls])', () => {
+describe('exactly-once calls and one-way messages across connection resets (Note [Exactly-once calls], Note [One-way messages])', () => {
   // at 20 % a CURVE handshake (about ten chunks) rarely gets through and a ZeroMQ heartbeat
   // resets the link every few intervals: fewer steps, slower heartbeats, and a dead-peer window of
   // 15 s (7.5 s was once too short in CI: no handshake got through for that long)
@@ -33,6 +44,7 @@ describe('exactly-once calls across connection resets (Note [Exactly-once calls]
       expect(r.resets).toBeGreaterThan(0);
       expect(r.resent).toBeGreaterThan(0);
       expect(r).toMatchObject({ bitIdentical: true, updates: steps, increments: increments(steps) });
+      eachOnce(r.notes, steps);
     }, 120_000);
   }
 
@@ -40,5 +52,6 @@ describe('exactly-once calls across connection resets (Note [Exactly-once calls]
     const r = await train({ resetChance: 0, partitionMs: 700, steps: 40, heartbeatMs: 200, deadAfterHeartbeats: 5 });
     expect(r.resent).toBeGreaterThan(0);
     expect(r).toMatchObject({ bitIdentical: true, updates: 40, increments: increments(40) });
+    eachOnce(r.notes, 40);
   }, 60_000);
 });

@@ -14,7 +14,8 @@ import { pairKey } from '../auth/keys.js';
 import { ticketValid } from '../auth/ticket.js';
 import { MessageType, messageKind, messageTypeName } from '../messages/messageType.js';
 import { endOfTurn } from './endOfTurn.js';
-import { checkSize } from './peer.js';
+import { type Peer, checkSize } from './peer.js';
+import { RECEIVED } from './receipts.js';
 import type { WorkerRecord } from '../rendezvous/store.js';
 import { exceptionPayload } from './remoteError.js';
 import { receiveEach } from './receiveEach.js';
@@ -151,11 +152,50 @@ export class Agent extends AgentCore {
       peer.served.ack(acked);
       return false;
     }
+    if (header.type === MessageType.NOTIFY) {
+      this.takeNotify(via, identity, peer, frames, header, acked);
+      return false;
+    }
     const admission = peer.served.admit(header.id, acked);
     if (admission === 'serve') return true;
     this.stats.duplicates++;
     if (admission !== 'drop') void via.queue.send(admission, identity).catch(() => {});
     return false;
+  }
+
+  /** Runs a member's NOTIFY once, in this turn, and owes it a receipt (Note [One-way messages]). */
+  private takeNotify(
+    via: Listener,
+    identity: Uint8Array,
+    peer: Peer,
+    frames: Uint8Array[],
+    header: Header,
+    acked: number,
+  ): void {
+    const admission = peer.served.admit(header.id, acked);
+    if (admission !== 'serve') {
+      this.stats.duplicates++;
+      // a copy of one that ran: its receipt was lost (a copy of one below the watermark was received)
+      if (admission !== 'drop') peer.receipts.owe(header.id, true, via, identity);
+      return;
+    }
+    this.stats.received(frames);
+    let confirm = true;
+    try {
+      const msg = decodeMessage(frames, { deviceMap: peer.inMap, peer: peer.info.id }, header);
+      if (msg.type === MessageType.NOTIFY) {
+        confirm = msg.payload.confirm;
+        this.opts.onNotify(peer.info, msg.payload.fn, msg.payload.args);
+      }
+    } catch (e) {
+      this.opts.onProtocolError(
+        e instanceof RpcError
+          ? e
+          : new RpcError('PROTOCOL', `NOTIFY from ${peer.info} failed: ${(e as Error).message}`),
+      );
+    }
+    peer.served.answered(header.id, RECEIVED as Uint8Array[]);
+    peer.receipts.owe(header.id, confirm, via, identity);
   }
 
   /** Whether a JOIN_REQ shows the store's ticket and is signed with the key that ticket vouches for. */

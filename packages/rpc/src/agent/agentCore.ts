@@ -1,6 +1,6 @@
 import type { Context, Router, Reply } from 'zeromq';
 import { zmq } from './zeromq.js';
-import { LINGER_MS, type Listener, dropSocket, openDealer, openRouter } from './sockets.js';
+import { LINGER_MS, dropSocket, openDealer, openRouter } from './sockets.js';
 import { hostKey, reachesLocally } from './localTransport.js';
 import { startZap } from './zap.js';
 import { RpcError } from '../errors.js';
@@ -25,6 +25,9 @@ import { type Departure, type Peer, type PeerSpec, checkSize, goneError } from '
 import type { LeaveReason } from '../membership.js';
 import { receiveEach } from './receiveEach.js';
 import { SendQueue } from './sendQueue.js';
+import { Receipts } from './receipts.js';
+import type { Notify } from '../messages/payloads.js';
+import type { Listener } from './sockets.js';
 import { TrafficStats } from './trafficStats.js';
 import type { AgentOptions, Handler, Handlers } from './options.js';
 import type { WorkerInfo } from './workerInfo.js';
@@ -164,6 +167,7 @@ export abstract class AgentCore {
       queue: new SendQueue(dealer, this.opts.batchMessages),
       outstanding: new Outstanding(),
       served: new ServedRequests(),
+      receipts: new Receipts((ids, via, identity) => this.sendReceipts(ids, via, identity)),
       ackOwed: false,
       macKey: this.macKey(p),
     };
@@ -192,6 +196,7 @@ export abstract class AgentCore {
     this.departed.set(peer.info.id, gone);
     this.pending.failAll(peer.info, () => new RpcError('PEER_DISCONNECTED', gone.error.message));
     peer.outstanding.clear();
+    peer.receipts.stop();
     dropSocket(peer.dealer);
     this.opts.onPeerGone(peer.info, reason);
   }
@@ -260,6 +265,22 @@ export abstract class AgentCore {
     return answer;
   }
 
+  /** Sends a one-way message (Note [One-way messages]); resolves once its receipt came back. */
+  async notify(to: WorkerInfo, payload: Notify): Promise<void> {
+    await this.send(to, { type: MessageType.NOTIFY, payload }, 0);
+  }
+
+  /** Sends the receipts owed to a caller for its NOTIFY messages (Note [One-way messages]). */
+  private sendReceipts(ids: number[], via: Listener, identity: Uint8Array): void {
+    if (this.closed) return;
+    const frames = encodeMessage(
+      { type: MessageType.NOTIFY_RECEIVED, id: 0, payload: { ids } },
+      { deviceMap: {}, peer: -1 },
+    );
+    this.stats.sent(frames);
+    void via.queue.send(frames, identity).catch(() => {});
+  }
+
   private async responseLoop(peer: Peer): Promise<void> {
     try {
       // See Note [Receive loops hold no message]
@@ -274,6 +295,11 @@ export abstract class AgentCore {
             this.opts.onProtocolError(e instanceof RpcError ? e : new RpcError('PROTOCOL', String(e)));
             const id = e instanceof RpcError ? e.messageId : undefined;
             if (id !== undefined) this.pending.fail(id, e);
+            continue;
+          }
+          if (msg.type === MessageType.NOTIFY_RECEIVED) {
+            for (const id of msg.payload.ids) this.pending.settle({ ...msg, id }, peer.info, this.opts.onProtocolError);
+            this.owesAck(peer);
             continue;
           }
           if (msg.type === MessageType.EXCEPTION && msg.payload.code === 'DROPPED') {
@@ -374,6 +400,7 @@ export abstract class AgentCore {
    */
   async close(): Promise<void> {
     if (this.closed) return;
+    for (const p of this.peers.values()) p.receipts.flush();
     // queued messages go out first, unless a peer stopped reading (then its send never ends)
     let timer: NodeJS.Timeout | undefined;
     const drained = Promise.all([
@@ -392,7 +419,10 @@ export abstract class AgentCore {
     this.router.close();
     this.local?.router.close();
     // every call failed with SHUTDOWN: what a DEALER still holds (a ping, an ACK) must not hold exit
-    for (const p of this.peers.values()) dropSocket(p.dealer);
+    for (const p of this.peers.values()) {
+      p.receipts.stop();
+      dropSocket(p.dealer);
+    }
     this.zap?.close();
   }
 }

@@ -49,4 +49,6 @@ export interface AgentOptions {
   /** the directory of this worker's Unix socket for peers on its machine (null: TCP only, both ways; Note [Same-machine peers over Unix sockets]) */
   ipcDir: string | null;
   onProtocolError: (e: RpcError) => void;
+  /** runs a NOTIFY's registered function `fn` (Note [One-way messages]); a throw is logged */
+  onNotify: (from: WorkerInfo, fn: string, args: unknown[]) => void;
 }

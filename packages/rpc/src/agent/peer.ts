@@ -5,6 +5,7 @@ import type { Outstanding } from './outstanding.js';
 import type { SendQueue } from './sendQueue.js';
 import type { ServedRequests } from './servedRequests.js';
 import type { LocalEndpoint } from './localTransport.js';
+import type { Receipts } from './receipts.js';
 import type { WorkerInfo } from './workerInfo.js';
 
 /** What the rendezvous (or a JOIN_REQ) tells of a peer: enough to connect to it. */
@@ -29,6 +30,8 @@ export interface Peer extends PeerSpec {
   outstanding: Outstanding;
   /** the peer's requests to this worker: running, or answered and not yet acknowledged */
   served: ServedRequests;
+  /** the receipts this worker owes the peer for its NOTIFY messages (Note [One-way messages]) */
+  receipts: Receipts;
   /** answers arrived since this worker last told the peer its watermark */
   ackOwed: boolean;
   /** the key of the MACs between this worker and the peer (null: insecure; Note [Authenticated membership]) */

@@ -60,6 +60,8 @@ describe('MessageType', () => {
       LEAVE_REQ: 0x144,
       LEAVE_RESP: 0x245,
       ACK: 0x146,
+      NOTIFY: 0x148,
+      NOTIFY_RECEIVED: 0x249,
     });
   });
 

@@ -41,6 +41,9 @@ export const MessageType = {
   LEAVE_RESP: 0x245,
   // a caller's acknowledgement watermark when it has no request to carry it (Note [Exactly-once calls]); never answered
   ACK: 0x146,
+  // a one-way message and the batched receipts of several (Note [One-way messages])
+  NOTIFY: 0x148,
+  NOTIFY_RECEIVED: 0x249,
 } as const;
 
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
@@ -92,6 +95,7 @@ export function messageKind(t: MessageType): MessageKind {
     case MessageType.JOIN_REQ:
     case MessageType.LEAVE_REQ:
     case MessageType.ACK:
+    case MessageType.NOTIFY:
       return 'request';
     case MessageType.SCRIPT_RET:
     case MessageType.PYTHON_RET:
@@ -107,6 +111,7 @@ export function messageKind(t: MessageType): MessageKind {
     case MessageType.HEARTBEAT_RESP:
     case MessageType.JOIN_RESP:
     case MessageType.LEAVE_RESP:
+    case MessageType.NOTIFY_RECEIVED:
       return 'response';
     case MessageType.EXCEPTION:
       return 'exception';

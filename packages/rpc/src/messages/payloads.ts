@@ -50,6 +50,16 @@ export interface RRefChildAccept {
   forkId: GloballyUniqueId;
 }
 
+/** NOTIFY (Note [One-way messages]): a registered function's name and arguments; `confirm` asks for a receipt at once. */
+export interface Notify extends PythonCall {
+  confirm: boolean;
+}
+
+/** NOTIFY_RECEIVED: the ids of the caller's NOTIFY messages that arrived (Note [One-way messages]). */
+export interface NotifyReceived {
+  ids: number[];
+}
+
 /** RemoteRet, RRefAck: an answer that carries nothing. */
 export type EmptyPayload = Record<string, never>;
 
@@ -87,6 +97,8 @@ export interface MessagePayloads {
   [MessageType.LEAVE_REQ]: null;
   [MessageType.LEAVE_RESP]: null;
   [MessageType.ACK]: null;
+  [MessageType.NOTIFY]: Notify;
+  [MessageType.NOTIFY_RECEIVED]: NotifyReceived;
 }
 
 /** The payload of a message of type T (`unknown` for a type nobody declared). */
@@ -171,6 +183,8 @@ const checks = new Map<MessageType, PayloadCheck>([
   [MessageType.LEAVE_REQ, isNull],
   [MessageType.LEAVE_RESP, isNull],
   [MessageType.ACK, isNull],
+  [MessageType.NOTIFY, shape({ fn: isString, args: isArray, confirm: isBoolean })],
+  [MessageType.NOTIFY_RECEIVED, shape({ ids: arrayOf(Number.isSafeInteger) })],
 ]);
 
 /** Adds the check of a message type rpc does not define itself (dist-autograd's). */

@@ -17,6 +17,7 @@ import {
   scatter,
   send,
 } from '@wiregrad/distributed';
+import { getRpcStats } from '@wiregrad/rpc';
 import { errorOf } from '@wiregrad/test-helpers';
 
 /** Rank r's i-th value: what the spec recomputes. */
@@ -25,8 +26,8 @@ const values = (r: number, n: number) => Array.from({ length: n }, (_, i) => val
 const bits = (t: Tensor) => createHash('sha256').update(toTypedArray(t)).digest('hex');
 
 /** Every collective once, each rank's results returned for the spec to check. */
-export async function run({ rank }: { rank: number }) {
-  await initProcessGroup();
+export async function run({ rank, extra }: { rank: number; extra: { localPairs?: boolean } | null }) {
+  await initProcessGroup({ localPairs: extra?.localPairs ?? true });
   const n = getWorldSize();
   const out: Record<string, unknown> = { rank: getRank(), worldSize: n };
 
@@ -49,7 +50,10 @@ export async function run({ rank }: { rank: number }) {
     Float32Array.from({ length: 1 << 20 }, (_, i) => Math.sin(i * 0.001 + rank)),
     { dtype: 'float32' },
   );
+  const rpcBytes = getRpcStats().bytesSent;
   await allReduce(big);
+  // over local pairs the 4 MB all-reduce leaves RPC alone (Note [Local pairs])
+  out.bigOverRpc = getRpcStats().bytesSent - rpcBytes > 1_000_000;
   out.big = { bits: bits(big), head: Array.from(toTypedArray(big).subarray(0, 4)), sample: toTypedArray(big)[777_777] };
   const bigAvg = tensor(
     Float64Array.from({ length: 70_000 }, (_, i) => rank * 1000 + i),

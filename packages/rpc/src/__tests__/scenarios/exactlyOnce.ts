@@ -1,5 +1,6 @@
 import { arange, tensor, toTypedArray, type Tensor } from '@wiregrad/tensor';
 import { getRpcStats, initRpc, register, rpcAsync, rpcSync, shutdown } from '@wiregrad/rpc';
+import { notify } from '@wiregrad/rpc/internal';
 import { TcpProxy, type ScenarioContext } from '@wiregrad/test-helpers';
 
 /** The parameter server's state (rank 1): an update applied twice would change it. */
@@ -11,8 +12,11 @@ register('update', (grad: Tensor) => {
   params = params.mul(0.9).sub(grad);
   return params;
 });
+/** the steps whose one-way note arrived (Note [One-way messages]), in arrival order */
+const notes: number[] = [];
 register('increment', () => ++increments);
-register('executions', () => ({ updates, increments }));
+register('note', (step: number, grad: Tensor) => void notes.push(grad.numel === 64 ? step : -1));
+register('executions', () => ({ updates, increments, notes }));
 
 /** The gradient of step `s`, the same on every run. */
 const gradient = (s: number): Tensor => arange(64).mul(0.001 * ((s % 7) + 1));
@@ -31,7 +35,8 @@ export interface ExactlyOnceExtra {
 /**
  * The spec of Note [Exactly-once calls]: rank 0 trains rank 1's parameters through a proxy that
  * resets connections (and optionally cuts them for a while); every update must be applied
- * once, in order, so the result equals the same updates applied locally, bit for bit.
+ * once, in order, so the result equals the same updates applied locally, bit for bit. Each step
+ * also sends a one-way note (half of them confirmed at once): each must run exactly once.
  */
 export async function run({ rank, worldSize, initMethod, extra }: ScenarioContext) {
   const x = extra as ExactlyOnceExtra;
@@ -67,7 +72,9 @@ export async function run({ rank, worldSize, initMethod, extra }: ScenarioContex
   }
   let expected: Tensor = tensor(new Float32Array(64).fill(1));
   let last: Tensor | null = null;
+  const noted: Promise<void>[] = [];
   for (let s = 0; s < x.steps; s++) {
+    noted.push(notify(1, 'note', [s, gradient(s)], { confirm: s % 2 === 0 }));
     if (x.partitionMs > 0 && s === Math.floor(x.steps / 2))
       void Promise.all(proxies.map((p) => p.partition(x.partitionMs)));
     expected = expected.mul(0.9).sub(gradient(s));
@@ -75,7 +82,8 @@ export async function run({ rank, worldSize, initMethod, extra }: ScenarioContex
     // a burst of concurrent calls every few steps: answers out of order, ids interleaved
     if (s % 10 === 0) await Promise.all(Array.from({ length: 8 }, () => rpcAsync(1, 'increment')));
   }
-  const executions = await rpcSync<{ updates: number; increments: number }>(1, 'executions');
+  await Promise.all(noted); // every note's receipt came back
+  const executions = await rpcSync<{ updates: number; increments: number; notes: number[] }>(1, 'executions');
   const resets = proxies.reduce((n, p) => n + p.stats.reset, 0);
   const { resent } = getRpcStats();
   for (const p of proxies) p.setResetChance(0);
@@ -86,6 +94,7 @@ export async function run({ rank, worldSize, initMethod, extra }: ScenarioContex
     bitIdentical: Buffer.from(toTypedArray(last!).buffer).equals(Buffer.from(toTypedArray(expected).buffer)),
     updates: executions.updates,
     increments: executions.increments,
+    notes: executions.notes,
     resets,
     resent,
   };

@@ -97,6 +97,8 @@ const payloads: Record<Name, () => unknown> = {
   LEAVE_REQ: () => null,
   LEAVE_RESP: () => null,
   ACK: () => null,
+  NOTIFY: () => ({ fn: '_wiregrad.c10d.deliver', args: ['0|3|1.0|1', { kind: 'ring' }, framed()], confirm: true }),
+  NOTIFY_RECEIVED: () => ({ ids: [3, 4, 2 ** 33] }),
 };
 
 /** The golden messages, made afresh (tensors are new each time); ids use both words of Note [Message framing]. */
