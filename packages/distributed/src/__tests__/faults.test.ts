@@ -3,13 +3,15 @@ import { runRanks } from './ranks.js';
 
 describe('faults', () => {
   it.each([
-    ['SIGKILLed (dies)', 'SIGKILL'],
-    ['SIGSTOPped (hangs, its sockets open)', 'SIGSTOP'],
+    ['SIGKILLed (dies)', 'a collective', 'SIGKILL'],
+    ['SIGSTOPped (hangs, its sockets open)', 'a collective', 'SIGSTOP'],
+    ['SIGKILLed (dies)', 'a DDP backward pass', 'SIGKILL'],
   ] as const)(
-    'a rank %s mid-collective: every other rank fails with PEER_GONE within the heartbeat window, never hangs',
-    async (_, signal) => {
+    'a rank %s mid-%s: every other rank fails with PEER_GONE within the heartbeat window, never hangs',
+    async (_, what, signal) => {
       // a stopped rank never exits: runRanks SIGKILLs it when the others are long done
-      const runs = await runRanks('dies', 3, { timeoutMs: signal === 'SIGSTOP' ? 20_000 : 45_000, extra: { signal } });
+      const extra = { signal, during: what === 'a collective' ? 'allReduce' : 'ddpBackward' };
+      const runs = await runRanks('dies', 3, { timeoutMs: signal === 'SIGSTOP' ? 20_000 : 45_000, extra });
       expect(runs[2]!.signal).toBe('SIGKILL');
       for (const r of runs.slice(0, 2)) {
         expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 0 });
