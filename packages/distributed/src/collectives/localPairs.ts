@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
 import { type Server, type Socket, connect, createServer } from 'node:net';
 import { join } from 'node:path';
-import { Tensor, type TypedArray, toTypedArray } from '@wiregrad/autograd';
+import { Tensor, toTypedArray } from '@wiregrad/autograd';
 import { DistributedError } from '../errors.js';
 import type { Chunk, Descriptor } from './mailbox.js';
 
@@ -22,10 +22,6 @@ interface Head {
 }
 
 const BYTES = { float32: 4, float64: 8, int32: 4 } as Record<string, number>;
-const TYPED = { float32: Float32Array, float64: Float64Array, int32: Int32Array } as Record<
-  string,
-  new (b: ArrayBufferLike, o: number, n: number) => TypedArray
->;
 
 /**
  * Note [Local pairs]
@@ -188,21 +184,29 @@ function frame(head: Head, data: Uint8Array | null): Buffer {
 }
 
 /**
- * Blocks that received data lands in, by byte length: a consumer done with a chunk's data
+ * Blocks that received data lands in, by dtype and length: a consumer done with a chunk's data
  * gives its block back (Chunk.release), so a ring of 1 MiB pieces reuses a few blocks rather
- * than allocating 64 MiB per all-reduce (Note [Local pairs]).
+ * than allocating 64 MiB per all-reduce. They are cpu tensors, so the fold of a received piece
+ * runs on the SIMD kernels (Note [Local pairs]).
  */
-const pool = new Map<number, ArrayBuffer[]>();
+const pool = new Map<string, Tensor[]>();
 const POOLED_PER_SIZE = 64;
 
-function block(bytes: number): ArrayBuffer {
-  return pool.get(bytes)?.pop() ?? new ArrayBuffer(bytes);
+function block(dtype: Tensor['dtype'], numel: number): Tensor {
+  return pool.get(`${dtype}|${numel}`)?.pop() ?? Tensor.uninitialized([numel], dtype);
 }
 
-function giveBack(b: ArrayBuffer): void {
-  let free = pool.get(b.byteLength);
-  if (!free) pool.set(b.byteLength, (free = []));
-  if (free.length < POOLED_PER_SIZE) free.push(b);
+function giveBack(t: Tensor): void {
+  const key = `${t.dtype}|${t.numel}`;
+  let free = pool.get(key);
+  if (!free) pool.set(key, (free = []));
+  if (free.length < POOLED_PER_SIZE) free.push(t);
+}
+
+/** The bytes of a block's memory (taken afresh for each read: wasm memory may have grown meanwhile). */
+function bytesOf(t: Tensor): Uint8Array {
+  const d = t.storage.data.subarray(0, t.numel);
+  return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
 }
 
 /** Parses what a receiving socket reads: the listener's ready line, then chunks. */
@@ -212,7 +216,7 @@ class ChunkReader {
   private readonly lenBytes = Buffer.alloc(4);
   private headBytes: Buffer | null = null;
   private head: Head | null = null;
-  private data: ArrayBuffer | null = null;
+  private data: Tensor | null = null;
   /** bytes still to come of the current part (length, header or data), and how many came */
   private need = 4;
   private got = 0;
@@ -230,7 +234,7 @@ class ChunkReader {
     }
     while (at < n) {
       const k = Math.min(n - at, this.need - this.got);
-      const target = this.data ? new Uint8Array(this.data) : (this.headBytes ?? this.lenBytes);
+      const target = this.data ? bytesOf(this.data) : (this.headBytes ?? this.lenBytes);
       target.set(buf.subarray(at, at + k), this.got);
       at += k;
       this.got += k;
@@ -265,7 +269,7 @@ class ChunkReader {
       this.need = h.dtype ? h.numel * (BYTES[h.dtype] ?? NaN) : 0;
       if (!Number.isSafeInteger(this.need) || this.need < 0) return this.fail();
       if (this.need > 0) {
-        this.data = block(this.need);
+        this.data = block(h.dtype!, h.numel);
         return true;
       }
     }
@@ -274,12 +278,7 @@ class ChunkReader {
     this.head = null;
     this.data = null;
     this.need = 4;
-    const values = data ? new TYPED[h.dtype!]!(data, 0, h.numel) : null;
-    this.onChunk(h.key, {
-      meta: h.meta,
-      data: values ? Tensor.fromTypedArray(values, [h.numel], h.dtype!) : null,
-      ...(data ? { release: () => giveBack(data) } : {}),
-    });
+    this.onChunk(h.key, { meta: h.meta, data, ...(data ? { release: () => giveBack(data) } : {}) });
     return true;
   }
 }

@@ -1,0 +1,41 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { zeros } from '@wiregrad/autograd';
+import { combine } from './reduceOp.js';
+
+const loopSum = (a: Float32Array | Float64Array, b: Float32Array | Float64Array) => {
+  const out = a.slice();
+  for (let i = 0; i < out.length; i++) out[i] = out[i]! + b[i]!;
+  return out;
+};
+
+describe('combine (Note [Fixed reduction order])', () => {
+  it.each(['float32', 'float64'] as const)(
+    'a %s sum on the kernels gives the bits of the one-add-per-element loop, in place, on tensor memory and plain arrays',
+    (dtype) => {
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 4096, max: 9000 }),
+          fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+          fc.boolean(),
+          (n, seed, onTensorMemory) => {
+            let s = seed;
+            const next = () => ((s = (s * 48271) % 2147483647) / 2147483647 - 0.5) * 10 ** ((s % 9) - 4);
+            const Typed = dtype === 'float32' ? Float32Array : Float64Array;
+            const acc = onTensorMemory
+              ? (zeros([n], { dtype }).storage.data.subarray(0, n) as Float32Array)
+              : new Typed(n);
+            const x = new Typed(n);
+            for (let i = 0; i < n; i++) [acc[i], x[i]] = [next(), next()];
+            const expected = loopSum(acc, x);
+            combine(acc, x, 'SUM');
+            expect(Buffer.from(acc.buffer, acc.byteOffset, acc.byteLength)).toEqual(
+              Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength),
+            );
+          },
+        ),
+        { numRuns: 20 },
+      );
+    },
+  );
+});
