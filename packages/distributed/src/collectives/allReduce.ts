@@ -4,7 +4,7 @@ import { groupOf } from '../processGroup.js';
 import { agree } from './exchange.js';
 import { ReduceOp, combine, finish, isReduceOp } from './reduceOp.js';
 import { ringAllReduce } from './ring.js';
-import { checkTensor, received, storageView, valuesOf, wire, writeBack } from './tensors.js';
+import { checkTensor, receivedView, storageView, valuesOf, wire, writeBack } from './tensors.js';
 import { type CollectiveOptions, type Launched, launch } from './work.js';
 
 /** Up to this many bytes an all-reduce is one all-to-all round; above, a ring (Note [Ring all-reduce]). */
@@ -45,9 +45,10 @@ export function allReduce<O extends ReduceOptions>(t: Tensor, opts?: O): Launche
       const values = valuesOf(t);
       const { chunks } = await agree(group, desc, () => wire(values, t.dtype));
       const of = (r: number) =>
-        r === group.rank ? values : received(chunks[r]!.data, values.length, `allReduce from rank ${r}`);
+        r === group.rank ? values : receivedView(chunks[r]!.data, values.length, `allReduce from rank ${r}`);
       const acc = of(0).slice();
       for (let r = 1; r < n; r++) combine(acc, of(r), op);
+      for (const c of chunks) c?.release?.();
       finish(acc, op, n);
       writeBack(t, acc);
       return;

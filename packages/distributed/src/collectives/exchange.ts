@@ -49,6 +49,16 @@ export class Exchange {
   }
 }
 
+/** Whether two ranks called the same collective (what `describe` would print alike). */
+const sameDescriptor = (a: Descriptor, b: Descriptor) =>
+  a.kind === b.kind &&
+  a.dtype === b.dtype &&
+  a.op === b.op &&
+  a.root === b.root &&
+  a.extra === b.extra &&
+  (a.shape ?? []).length === (b.shape ?? []).length &&
+  (a.shape ?? []).every((s, i) => s === b.shape![i]);
+
 const describe = (d: Descriptor) =>
   `${d.kind}(${[
     d.dtype && `dtype ${d.dtype}`,
@@ -93,13 +103,12 @@ export async function agree(
   const received = await Promise.all(others.map((r) => ex.recv(r, 0)));
   const chunks: (Chunk | null)[] = group.ranks.map(() => null);
   others.forEach((r, i) => (chunks[r] = received[i]!));
-  const mine = describe(desc);
   for (const r of others) {
-    const theirs = describe(chunks[r]!.meta);
-    if (theirs !== mine)
+    const theirs = chunks[r]!.meta;
+    if (!sameDescriptor(theirs, desc))
       throw new DistributedError(
         'MISMATCH',
-        `mismatched collective #${ex.seq} on the group of ranks [${group.ranks.join(', ')}]: rank ${ex.rank} called ${mine}, rank ${r} called ${theirs}`,
+        `mismatched collective #${ex.seq} on the group of ranks [${group.ranks.join(', ')}]: rank ${ex.rank} called ${describe(desc)}, rank ${r} called ${describe(theirs)}`,
       );
   }
   return { ex, chunks };
