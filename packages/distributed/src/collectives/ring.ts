@@ -8,14 +8,20 @@ import { receivedView, wire } from './tensors.js';
  * Bandwidth-optimal all-reduce for large tensors: the values split into N chunks; N-1
  * reduce-scatter steps (rank i sends chunk i-s to rank i+1, which folds it into its own) leave
  * rank i holding chunk i+1 reduced over every rank; N-1 all-gather steps pass the reduced chunks
- * around. Each rank sends 2(N-1)/N of the tensor. Each step's chunk travels in pieces of at most
- * RING_PIECE_BYTES, all in flight at once, one one-way message each (Note [One-way messages]):
- * a piece is folded in while the next ones arrive, and
- * the peer hears a message at least every piece, so a step of tens of MiB never looks like
- * silence to the heartbeat check (Note [Peer liveness]). See Note [Fixed reduction order].
+ * around. Each rank sends 2(N-1)/N of the tensor. Every chunk is cut into the same pieces (at
+ * most RING_PIECE_BYTES, at least MIN_PIECES where a chunk is big enough), one one-way message
+ * each (Note [One-way messages]), and each piece runs through the steps on its own: what a
+ * step receives of piece k is what the next step sends of it, so piece k goes on as soon as it
+ * is folded, while later pieces are still on their way (a pipeline: with 4 ranks, 2(N-1) = 6
+ * steps no longer wait for each other's whole chunk). The peer hears a message at least every
+ * piece, so a step of tens of MiB never looks like silence to the heartbeat check (Note [Peer
+ * liveness]). See Note [Fixed reduction order].
  */
-/** Each ring step's chunk travels in pieces of at most this many bytes (Note [Ring all-reduce]). */
+/** Each chunk travels in pieces of at most this many bytes (Note [Ring all-reduce]). */
 export const RING_PIECE_BYTES = 1 << 20;
+/** A chunk of at least MIN_PIECES * MIN_PIECE_BYTES travels in at least MIN_PIECES pieces. */
+const MIN_PIECES = 4;
+const MIN_PIECE_BYTES = 64 * 1024;
 
 export async function ringAllReduce(
   ex: Exchange,
@@ -27,36 +33,49 @@ export async function ringAllReduce(
   const i = ex.rank;
   const next = (i + 1) % n;
   const prev = (i - 1 + n) % n;
-  const part = (k: number) => buf.subarray(Math.floor((k * buf.length) / n), Math.floor(((k + 1) * buf.length) / n));
-  const pieces = (len: number) => Math.max(1, Math.ceil((len * buf.BYTES_PER_ELEMENT) / RING_PIECE_BYTES));
-  const bounds = (len: number, np: number, k: number) => [Math.floor((k * len) / np), Math.floor(((k + 1) * len) / np)];
-  /** this step's sends (no copy: Note [Collectives wait for receipts only where memory is reused]) and its receives */
-  const step = async (s: number, sendIdx: number, recvIdx: number, fold: boolean, last: boolean) => {
-    const out = part(sendIdx);
-    const into = part(recvIdx);
-    // the receiver cuts `into` as the sender cuts `out`: the same chunk index has the same length
-    const np = pieces(out.length);
-    const sends = Array.from({ length: np }, (_, k) => {
-      const [a, b] = bounds(out.length, np, k);
-      const chunk = { meta: { kind: 'ring' }, data: wire(out.subarray(a, b), dtype) };
-      return ex.send(next, `${s}.${k}`, chunk, last && k === np - 1);
-    });
-    const recvs = Array.from({ length: pieces(into.length) }, async (_, k) => {
-      const [a, b] = bounds(into.length, pieces(into.length), k);
-      const c = await ex.recv(prev, `${s}.${k}`);
-      const incoming = receivedView(c.data, b! - a!, `ring step ${s} from rank ${prev}`);
-      if (fold) combine(into.subarray(a, b), incoming, op);
-      else into.set(incoming, a);
-      c.release?.();
-    });
-    await Promise.all(recvs);
-    return sends;
+  const part = (k: number) => {
+    const c = ((k % n) + n) % n;
+    return buf.subarray(Math.floor((c * buf.length) / n), Math.floor(((c + 1) * buf.length) / n));
   };
-  for (let s = 0; s < n - 1; s++) await step(1 + s, (i - s + n) % n, (i - s - 1 + n) % n, true, false);
-  finish(part((i + 1) % n), op, n);
-  // the all-gather's chunks are the caller's memory once this returns: wait for their receipts
+  // every rank cuts every chunk into the same number of pieces (from the smallest chunk's size)
+  const chunkBytes = Math.floor(buf.length / n) * buf.BYTES_PER_ELEMENT;
+  const np = Math.max(
+    1,
+    Math.ceil(chunkBytes / RING_PIECE_BYTES),
+    Math.min(MIN_PIECES, Math.floor(chunkBytes / MIN_PIECE_BYTES)),
+  );
+  const piece = (chunk: number, k: number) => {
+    const c = part(chunk);
+    return c.subarray(Math.floor((k * c.length) / np), Math.floor(((k + 1) * c.length) / np));
+  };
+  // no copy: Note [Collectives wait for receipts only where memory is reused]
+  const send = (step: number, chunk: number, k: number, confirm: boolean) =>
+    ex.send(next, `${step}.${k}`, { meta: { kind: 'ring' }, data: wire(piece(chunk, k), dtype) }, confirm);
+  const receive = async (step: number, chunk: number, k: number, fold: boolean) => {
+    const into = piece(chunk, k);
+    const c = await ex.recv(prev, `${step}.${k}`);
+    const incoming = receivedView(c.data, into.length, `ring step ${step} from rank ${prev}`);
+    if (fold) combine(into, incoming, op);
+    else into.set(incoming);
+    c.release?.();
+  };
   const gathered: Promise<void>[] = [];
-  for (let s = 0; s < n - 1; s++)
-    gathered.push(...(await step(n + s, (i + 1 - s + n) % n, (i - s + n) % n, false, s === n - 2)));
+  const run = async (k: number) => {
+    // reduce-scatter: step 1+s sends chunk i-s and folds chunk i-s-1, which step 2+s sends on
+    void send(1, i, k, false);
+    for (let s = 0; s < n - 1; s++) {
+      await receive(1 + s, i - s - 1, k, true);
+      if (s < n - 2) void send(2 + s, i - s - 1, k, false);
+    }
+    finish(piece(i + 1, k), op, n);
+    // all-gather: step n+s sends chunk i+1-s and takes chunk i-s, which step n+s+1 sends on;
+    // these chunks are the caller's memory once this returns: wait for their receipts
+    gathered.push(send(n, i + 1, k, n === 2 && k === np - 1));
+    for (let s = 0; s < n - 1; s++) {
+      await receive(n + s, i - s, k, false);
+      if (s < n - 2) gathered.push(send(n + s + 1, i - s, k, s === n - 3 && k === np - 1));
+    }
+  };
+  await Promise.all(Array.from({ length: np }, (_, k) => run(k)));
   await Promise.all(gathered);
 }
