@@ -23,6 +23,8 @@ interface Bucket {
   pending: number;
   /** the all-reduce and write-back of this pass, once launched */
   done: Promise<void> | null;
+  /** the bucket's flat buffer, made by its first pass and reused by the next ones (as PyTorch's bucket views) */
+  flat: Tensor | null;
 }
 
 /**
@@ -57,7 +59,7 @@ export class Reducer {
     /** runs after every bucket is averaged, before backwardAsync resolves (buffer broadcast) */
     private readonly afterReduction: () => Promise<void>,
   ) {
-    this.buckets = assignment.map((params) => ({ params, pending: params.length, done: null }));
+    this.buckets = assignment.map((params) => ({ params, pending: params.length, done: null, flat: null }));
     assignment.forEach((ps, b) => ps.forEach((i) => (this.bucketOf[i] = b)));
     params.forEach((p, i) => p.registerPostAccumulateGradHook(() => this.markReady(i)));
   }
@@ -98,7 +100,7 @@ export class Reducer {
       (used[k] && p.grad ? p.grad : zeros(p.shape, { dtype: p.dtype })).detach().reshape([-1]),
     );
     if (this.findUnusedParameters) parts.push(tensor(used, { dtype: ps[0]!.dtype }));
-    const flat = noGrad(() => cat(parts));
+    const flat = flatten(bucket, parts);
     bucket.done = allReduce(flat, { op: ReduceOp.AVG, group: this.group }).then(() =>
       noGrad(() => {
         let offset = 0;
@@ -136,6 +138,24 @@ export class Reducer {
         `forward function outputs participate in calculating loss. Parameter indices which did not receive grad: ${missing.join(' ')}`,
     );
   }
+}
+
+/**
+ * The bucket's gradients in its flat buffer: made by the first pass, then filled in place (a
+ * fresh buffer of megabytes each pass paid its page faults every step). The previous pass's
+ * all-reduce is over by then: backwardAsync resolved only after it (Note [Reducer]).
+ */
+function flatten(bucket: Bucket, parts: Tensor[]): Tensor {
+  if (!bucket.flat) return (bucket.flat = noGrad(() => cat(parts)));
+  const flat = bucket.flat;
+  noGrad(() => {
+    let offset = 0;
+    for (const part of parts) {
+      copy_(narrow(flat, 0, offset, part.numel), part);
+      offset += part.numel;
+    }
+  });
+  return flat;
 }
 
 /** The leaves the graph of `outputs` reaches (through AccumulateGrad nodes). */
