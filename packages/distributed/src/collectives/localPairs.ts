@@ -269,7 +269,11 @@ class ChunkReader {
       this.need = h.dtype ? h.numel * (BYTES[h.dtype] ?? NaN) : 0;
       if (!Number.isSafeInteger(this.need) || this.need < 0) return this.fail();
       if (this.need > 0) {
-        this.data = block(h.dtype!, h.numel);
+        try {
+          this.data = block(h.dtype!, h.numel);
+        } catch {
+          return this.fail(); // more than this process can hold: the pair breaks, the sender hears PEER_GONE
+        }
         return true;
       }
     }
