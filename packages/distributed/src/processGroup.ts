@@ -39,6 +39,8 @@ interface World {
   mailbox: Mailbox;
   /** the Unix-socket pairs to the ranks on this machine (Note [Local pairs]); null: every chunk goes through RPC */
   pairs: LocalPairs | null;
+  /** how long a broken local pair waits for the group's verdict (RPC's dead-peer window and some) */
+  verdictMs: number;
   stopListening: () => void;
 }
 
@@ -128,6 +130,7 @@ export async function initProcessGroup(opts: InitProcessGroupOptions = {}, env: 
     groups: 1,
     mailbox,
     pairs,
+    verdictMs: 3 * (opts.heartbeatMs ?? 1000) + 2000,
     stopListening,
   };
 }
@@ -219,8 +222,9 @@ export function mailbox(): Mailbox {
  * memory is free again then.
  */
 export async function deliver(to: number, key: string, chunk: Chunk, confirm = false): Promise<void> {
-  const pairs = world?.pairs;
-  if (pairs?.has(to)) return pairs.send(to, key, chunk);
+  const w = world;
+  // a broken pair is not a verdict: the group's (who died or left) names the rank to blame (Note [Local pairs])
+  if (w?.pairs?.has(to)) return w.pairs.send(to, key, chunk).catch((e: unknown) => w.mailbox.verdict(e, w.verdictMs));
   try {
     await notify(workerName(to), DELIVER, [key, chunk.meta, chunk.data], { confirm });
   } catch (e) {

@@ -39,8 +39,10 @@ const BYTES = { float32: 4, float64: 8, int32: 4 } as Record<string, number>;
  * block of a pool, which a consumer that is done with it may hand back (`release`). The socket
  * lives in the user's private directory of Note [Same-machine peers over Unix sockets], and a
  * connecting rank must show the listener's nonce, which only reached members over the
- * authenticated RPC group; anything else is dropped unread. A lost pair is not a verdict: sends
- * on it fail with PEER_GONE, and RPC's heartbeats decide about the group.
+ * authenticated RPC group; anything else is dropped unread. A lost pair is not a verdict: a
+ * rank's pair to rank B breaks when B left the group after seeing rank C die, so a failed send
+ * waits for the group's verdict (RPC's heartbeats: who died or left) and fails with that, or with
+ * its own PEER_GONE if none comes within the dead-peer window.
  */
 export class LocalPairs {
   /** the accepted connections, by the global rank that connected: where this rank sends to it */

@@ -37,6 +37,7 @@ export class Mailbox {
   private readonly entries = new Map<string, Chunk>();
   private readonly waiters = new Map<string, Waiter>();
   private failure: DistributedError | null = null;
+  private readonly onFailure: ((e: DistributedError) => void)[] = [];
 
   put(key: string, chunk: Chunk): void {
     const w = this.waiters.get(key);
@@ -64,6 +65,19 @@ export class Mailbox {
     for (const w of this.waiters.values()) w.reject(this.failure);
     this.waiters.clear();
     this.entries.clear();
+    for (const f of this.onFailure.splice(0)) f(this.failure);
+  }
+
+  /** Rejects with the failure that breaks this mailbox, or with `fallback` if none comes within `ms`. */
+  verdict(fallback: unknown, ms: number): Promise<never> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise<never>((_, reject) => {
+      const timer = setTimeout(() => reject(fallback), ms);
+      this.onFailure.push((e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+    });
   }
 
   get broken(): DistributedError | null {
