@@ -25,7 +25,7 @@ import { type Departure, type Peer, type PeerSpec, checkSize, goneError } from '
 import type { LeaveReason } from '../membership.js';
 import { receiveEach } from './receiveEach.js';
 import { SendQueue } from './sendQueue.js';
-import { Receipts } from './receipts.js';
+import { Receipts, receiptFrames } from './receipts.js';
 import type { Notify } from '../messages/payloads.js';
 import type { Listener } from './sockets.js';
 import { TrafficStats } from './trafficStats.js';
@@ -34,23 +34,6 @@ import type { WorkerInfo } from './workerInfo.js';
 
 /** How long an answer's acknowledgement waits for a request to the same peer to carry it, in ms. */
 const ACK_DELAY_MS = 20;
-
-/**
- * Note [Exactly-once calls]
- * ZeroMQ reconnects after a TCP connection resets, but what was in flight on it is gone: a
- * request, or its answer. So a caller keeps each request's frames until its answer arrives
- * (Outstanding) and sends it again when no answer came for one heartbeat interval, then two,
- * four (and every four after that, or the dead-peer window if shorter); only heartbeats decide that a peer is dead. The callee
- * serves each request id of a caller once (ServedRequests): a copy of a running request is
- * dropped, a copy of an answered one gets the kept answer again. A caller's watermark, in every
- * header it sends (Note [Message framing]), says that every request of its below that id was
- * answered (or given up): the callee forgets those answers and drops late copies of them. A
- * caller with no request to send tells it in an ACK after ACK_DELAY_MS. Costs: one map entry per
- * call on each side, the answer's frames kept until the caller's next message, and a long call
- * has its request sent again at 1, 2, 4, 4... intervals (its copies are dropped unread beyond the
- * header). A member that leaves or dies takes both tables with it; one that rejoins is a new
- * member with empty ones (Note [Membership]), so ids of an old life never meet a new one.
- */
 
 /**
  * An RPC agent's state and caller side (Note [ZeroMQ agent]): the peer table, requests and their
@@ -273,10 +256,7 @@ export abstract class AgentCore {
   /** Sends the receipts owed to a caller for its NOTIFY messages (Note [One-way messages]). */
   private sendReceipts(ids: number[], via: Listener, identity: Uint8Array): void {
     if (this.closed) return;
-    const frames = encodeMessage(
-      { type: MessageType.NOTIFY_RECEIVED, id: 0, payload: { ids } },
-      { deviceMap: {}, peer: -1 },
-    );
+    const frames = receiptFrames(ids);
     this.stats.sent(frames);
     void via.queue.send(frames, identity).catch(() => {});
   }
@@ -385,18 +365,7 @@ export abstract class AgentCore {
 
   /**
    * Closes every socket; pending calls fail with SHUTDOWN.
-   * Note [Teardown never aborts]
-   * zeromq.js aborts the process (`terminate called after throwing an instance of
-   * 'Napi::Error'`, exit 134) when a worker_threads thread ends or is terminated while a
-   * receive is still pending on any of its sockets or observers. Closing a socket settles its
-   * pending receive, but a socket's event observer (`socket.events`) stays open after its
-   * socket closed: minimal repro, in a thread: `const d = new Dealer(); d.connect(addr);
-   * (async () => { for await (const e of d.events) {} })(); d.close();` then
-   * `worker.terminate()` from the main thread aborts; closing `d.events` first does not.
-   * So this agent opens no observer (Note [Peer liveness]) and close() closes every socket
-   * it opened (the ROUTER, every DEALER, the ZAP handler); the rendezvous store closes its
-   * own. A thread terminated (or a process exiting) before shutdown() resolved: see
-   * Note [Terminating a thread that runs RPC].
+   * See Note [Teardown never aborts].
    */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -1,3 +1,20 @@
+/**
+ * Note [Exactly-once calls]
+ * ZeroMQ reconnects after a TCP connection resets, but what was in flight on it is gone: a
+ * request, or its answer. So a caller keeps each request's frames until its answer arrives
+ * (Outstanding) and sends it again when no answer came for one heartbeat interval, then two,
+ * four (and every four after that, or the dead-peer window if shorter); only heartbeats decide that a peer is dead. The callee
+ * serves each request id of a caller once (ServedRequests): a copy of a running request is
+ * dropped, a copy of an answered one gets the kept answer again. A caller's watermark, in every
+ * header it sends (Note [Message framing]), says that every request of its below that id was
+ * answered (or given up): the callee forgets those answers and drops late copies of them. A
+ * caller with no request to send tells it in an ACK after ACK_DELAY_MS. Costs: one map entry per
+ * call on each side, the answer's frames kept until the caller's next message, and a long call
+ * has its request sent again at 1, 2, 4, 4... intervals (its copies are dropped unread beyond the
+ * header). A member that leaves or dies takes both tables with it; one that rejoins is a new
+ * member with empty ones (Note [Membership]), so ids of an old life never meet a new one.
+ */
+
 /** A request sent to one peer and not answered yet: its frames, to send again (Note [Exactly-once calls]). */
 interface Sent {
   frames: Uint8Array[];

@@ -1,3 +1,5 @@
+import { encodeMessage } from '../messages/message.js';
+import { MessageType } from '../messages/messageType.js';
 import type { Listener } from './sockets.js';
 
 /** How long a receipt waits for others to share its message, unless its NOTIFY asked to confirm (Note [One-way messages]). */
@@ -5,6 +7,11 @@ export const RECEIPT_DELAY_MS = 20;
 
 /** What ServedRequests keeps for a NOTIFY that ran: a copy of it gets a receipt again, never a second run. */
 export const RECEIVED: readonly Uint8Array[] = Object.freeze([]);
+
+/** The frames of a NOTIFY_RECEIVED listing `ids`. */
+export function receiptFrames(ids: number[]): Uint8Array[] {
+  return encodeMessage({ type: MessageType.NOTIFY_RECEIVED, id: 0, payload: { ids } }, { deviceMap: {}, peer: -1 });
+}
 
 /**
  * Note [One-way messages]

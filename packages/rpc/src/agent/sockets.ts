@@ -13,6 +13,21 @@ export interface Listener {
 /** How long closing sockets may still deliver what was queued (ZMQ_LINGER), in ms. */
 export const LINGER_MS = 1000;
 
+/**
+ * Note [Teardown never aborts]
+ * zeromq.js aborts the process (`terminate called after throwing an instance of
+ * 'Napi::Error'`, exit 134) when a worker_threads thread ends or is terminated while a
+ * receive is still pending on any of its sockets or observers. Closing a socket settles its
+ * pending receive, but a socket's event observer (`socket.events`) stays open after its
+ * socket closed: minimal repro, in a thread: `const d = new Dealer(); d.connect(addr);
+ * (async () => { for await (const e of d.events) {} })(); d.close();` then
+ * `worker.terminate()` from the main thread aborts; closing `d.events` first does not.
+ * So this agent opens no observer (Note [Peer liveness]) and close() closes every socket
+ * it opened (the ROUTER, every DEALER, the ZAP handler); the rendezvous store closes its
+ * own. A thread terminated (or a process exiting) before shutdown() resolved: see
+ * Note [Terminating a thread that runs RPC].
+ */
+
 /** Closes `socket` dropping whatever it still holds: nobody waits for it (a departed peer's, or at shutdown). */
 export function dropSocket(socket: Dealer | Router): void {
   socket.linger = 0;
