@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Tensor, toTypedArray } from '@wiregrad/autograd';
 import { DistributedError } from '../errors.js';
 import type { Chunk, Descriptor } from './mailbox.js';
+import { storageView } from './tensors.js';
 
 /** Where a rank listens for the ranks on its machine, and the nonce a connecting rank must show. */
 export interface LocalPairEndpoint {
@@ -126,7 +127,7 @@ export class LocalPairs {
   /** Sends `chunk` under `key` to global rank `rank`; resolves once the kernel holds every byte. */
   send(rank: number, key: string, chunk: Chunk): Promise<void> {
     const s = this.out.get(rank)!;
-    const data = chunk.data ? contiguousBytes(chunk.data) : null;
+    const data = chunk.data ? bytesOf(chunk.data) : null;
     const head = { key, meta: chunk.meta, dtype: chunk.data?.dtype ?? null, numel: chunk.data?.numel ?? 0 };
     return new Promise<void>((resolve, reject) => {
       const done = (e?: Error | null) =>
@@ -167,15 +168,6 @@ const READ_BYTES = 1 << 20;
 /** Data up to this many bytes shares one write with its header. */
 const SMALL_BYTES = 64 * 1024;
 
-/** The bytes of `t`'s values in row-major order: a view of a contiguous cpu tensor's memory, else a copy. */
-function contiguousBytes(t: Tensor): Uint8Array {
-  const d =
-    t.device.type === 'cpu' && t.isContiguous()
-      ? t.storage.data.subarray(t.offset, t.offset + t.numel)
-      : toTypedArray(t);
-  return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
-}
-
 function frame(head: Head, data: Uint8Array | null): Buffer {
   const json = Buffer.from(JSON.stringify(head));
   const out = Buffer.allocUnsafe(4 + json.byteLength + (data?.byteLength ?? 0));
@@ -205,9 +197,12 @@ function giveBack(t: Tensor): void {
   if (free.length < POOLED_PER_SIZE) free.push(t);
 }
 
-/** The bytes of a block's memory (taken afresh for each read: wasm memory may have grown meanwhile). */
+/**
+ * The bytes of `t`'s values in row-major order: a view of a contiguous cpu tensor's memory (a
+ * block's is taken afresh for each read: wasm memory may have grown meanwhile), else a copy.
+ */
 function bytesOf(t: Tensor): Uint8Array {
-  const d = t.storage.data.subarray(0, t.numel);
+  const d = storageView(t) ?? toTypedArray(t);
   return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
 }
 
