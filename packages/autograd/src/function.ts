@@ -55,6 +55,7 @@ export class FunctionCtx {
 
 type FunctionClass = {
   name: string;
+  engineOwnsGrads?: boolean;
   forward(ctx: FunctionCtx, ...args: never[]): Tensor | Tensor[];
   backward(ctx: FunctionCtx, ...grads: never[]): Tensor | null | (Tensor | null)[];
 };
@@ -104,10 +105,29 @@ class CustomFunctionNode extends Node {
     return out;
   }
 
+  /** A Function that lets the engine own its gradients is used as a built-in node is (Note [Functions whose gradients the engine owns]). */
+  override get gradUse(): 'formula' | 'unknown' {
+    return this.cls.engineOwnsGrads === true ? 'formula' : 'unknown';
+  }
+
   override releaseVariables(): void {
     this.ctx.releaseSaved();
   }
 }
+
+/**
+ * Note [Functions whose gradients the engine owns]
+ * The engine cannot know what a custom Function's backward keeps (ctx fields, closures), so
+ * the gradients it gets and returns escape (Note [Gradients the engine owns]): AccumulateGrad
+ * copies a returned weight gradient into `.grad` instead of taking it over, and the
+ * temporaries of the formula are left to the GC. A subclass whose backward keeps neither the
+ * gradients it gets nor any tensor it makes (besides those it returns) sets the static
+ * `engineOwnsGrads = true`: its node is then a 'formula' node as a KernelNode is, so the
+ * temporaries are released when it returns, its incoming gradients once consumed, and a
+ * returned gradient nothing else holds becomes `.grad` (PyTorch steals it there as well, by
+ * its reference count). nn's fused linear+ReLU does: without it, each step cloned the fresh
+ * [out, in] weight gradient, into fresh memory when the caller disposes nothing.
+ */
 
 /**
  * Custom autograd functions, as in PyTorch: subclass with static `forward(ctx, ...args)` and
@@ -117,6 +137,9 @@ class CustomFunctionNode extends Node {
  * as is, dirty inputs and non-differentiable outputs).
  */
 export class Function {
+  /** The backward keeps nothing it gets or makes besides its results (Note [Functions whose gradients the engine owns]). */
+  static engineOwnsGrads = false;
+
   static forward(_ctx: FunctionCtx, ..._args: never[]): Tensor | Tensor[] {
     throw new AutogradError('NOT_IMPLEMENTED', 'You must implement the forward function for custom autograd.Function.');
   }

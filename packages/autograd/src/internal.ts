@@ -30,3 +30,5 @@ export { SavedVariable } from './engine/savedVariable.js';
 export { CopySlices } from './engine/copySlices.js';
 export { computeDependencies, computeMinTopologicalNr, initToExecute } from './engine/dependencies.js';
 export { sumToShape } from './engine/sumToShape.js';
+// for optimizers, zeroGrad and DDP's reducer (Note [Gradients nobody else saw] in @wiregrad/tensor)
+export { dropGrad, peekGrad, setUnseenGrad } from '@wiregrad/tensor/internal';

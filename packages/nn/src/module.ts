@@ -10,6 +10,7 @@ import {
 } from '@wiregrad/autograd';
 import { NnError } from './errors.js';
 import { Parameter } from './parameter.js';
+import { zeroGradOf } from './utils/zeroGrad.js';
 import {
   type IncompatibleKeys,
   type LoadStateDictOptions,
@@ -210,10 +211,7 @@ export abstract class Module<In extends unknown[] = [Tensor], Out = Tensor> {
 
   /** Clears every parameter's gradient: to null by default, or to zeros in place with `setToNone: false`. */
   zeroGrad(opts: { setToNone?: boolean } = {}): void {
-    for (const p of this.parameters()) {
-      if (opts.setToNone === false) p.grad = p.grad ? noGrad(() => p.grad!.detach().zero_()) : null;
-      else p.grad = null;
-    }
+    for (const p of this.parameters()) zeroGradOf(p, opts.setToNone !== false);
   }
 
   /** Calls `fn` on every submodule (children first) and then on this one; returns this. */

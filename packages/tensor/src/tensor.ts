@@ -95,6 +95,36 @@ export function isKept(t: Tensor): boolean {
   return kept.has(t);
 }
 
+/**
+ * Note [Gradients nobody else saw]
+ * PyTorch frees a gradient when `zero_grad()` drops the last reference to it; JS cannot count
+ * references, so a tensor's `.grad` records whether it may be referenced outside the libraries:
+ * it is "seen" once the `grad` getter returned it or a caller set it, and unseen while only
+ * library code put it there (AccumulateGrad's clone, or the engine's own gradient it took over:
+ * Note [Gradients the engine owns] in @wiregrad/autograd) and read it through `peekGrad`
+ * (optimizers' steps, clipGradNorm), which keep no reference past their call. `zeroGrad()`
+ * disposes an unseen gradient it sets to none, so its memory goes back to the allocator at
+ * once, even in a loop that never yields to the event loop (where FinalizationRegistry
+ * callbacks never run and a dropped gradient would keep its wasm block until the loop ends). A
+ * seen gradient is only dropped, as before: whoever holds it keeps reading its values. Views of
+ * a gradient hold its storage on their own (Note [Releasing storages]), so only the gradient
+ * tensor itself must be unseen.
+ */
+let gradSlots: {
+  peek(t: Tensor): Tensor | null;
+  setUnseen(t: Tensor, g: Tensor | null): void;
+  dropUnseen(t: Tensor): void;
+};
+
+/** `t.grad` for library code that keeps no reference to it past its call; it stays unseen (Note [Gradients nobody else saw]). */
+export const peekGrad = (t: Tensor): Tensor | null => gradSlots.peek(t);
+
+/** Sets `t.grad` to a tensor only library code has referenced (Note [Gradients nobody else saw]). */
+export const setUnseenGrad = (t: Tensor, g: Tensor | null): void => gradSlots.setUnseen(t, g);
+
+/** Sets `t.grad` to none, disposing it when nobody outside the libraries saw it (Note [Gradients nobody else saw]). */
+export const dropGrad = (t: Tensor): void => gradSlots.dropUnseen(t);
+
 let autogradMethods: AutogradTensorMethods | null = null;
 /** Installs the Tensor methods of @wiregrad/autograd, once, as setAutogradHooks (a different second install throws ALREADY_INSTALLED). */
 export function installAutogradMethods(m: AutogradTensorMethods): void {
@@ -120,6 +150,8 @@ export class Tensor {
   autogradMeta: unknown = null;
   private gradFnSlot: GradNode | null = null;
   private gradSlot: Tensor | null = null;
+  /** whether `gradSlot` may be referenced outside the libraries (Note [Gradients nobody else saw]) */
+  private gradSeen = false;
   private leafRequiresGrad = false;
   private released = false;
 
@@ -174,12 +206,30 @@ export class Tensor {
   /** The accumulated gradient of a leaf (or of a non-leaf that called retainGrad()). */
   get grad(): Tensor | null {
     if (this.gradSlot === null && this.gradFnSlot !== null) autogradMethods?.readingNonLeafGrad?.(this);
+    this.gradSeen ||= this.gradSlot !== null;
     return this.gradSlot;
   }
   set grad(g: Tensor | null) {
+    this.#setGrad(g, g !== null);
+  }
+
+  #setGrad(g: Tensor | null, seen: boolean): void {
     // a gradient lives as long as its tensor, not as long as the tidy() that computed it
     if (g !== null) kept.add(g);
     this.gradSlot = g;
+    this.gradSeen = seen;
+  }
+
+  static {
+    gradSlots = {
+      peek: (t) => t.gradSlot,
+      setUnseen: (t, g) => t.#setGrad(g, false),
+      dropUnseen: (t) => {
+        const g = t.gradSlot;
+        if (g !== null && !t.gradSeen) g.dispose();
+        t.#setGrad(null, false);
+      },
+    };
   }
 
   /** PyTorch's size(): the shape, or the size of dim `dim` (a negative dim counts from the end). */

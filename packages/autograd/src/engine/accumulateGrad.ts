@@ -1,4 +1,5 @@
 import { type Tensor, add_, clone, detach } from '@wiregrad/tensor';
+import { peekGrad, setUnseenGrad } from '@wiregrad/tensor/internal';
 import { AutogradError } from '../errors.js';
 import { isGradEnabled, noGrad } from '../gradMode.js';
 import { autogradMeta } from './autogradMeta.js';
@@ -18,6 +19,16 @@ function canTakeOver(grad: Tensor, v: Tensor): boolean {
     grad.device === v.device &&
     !grad.requiresGrad
   );
+}
+
+/** A copy of `grad` outside the graph; the detached view made for it is released at once. */
+function copyOf(grad: Tensor): Tensor {
+  return noGrad(() => {
+    const view = detach(grad);
+    const copy = clone(view);
+    view.dispose();
+    return copy;
+  });
 }
 
 /**
@@ -49,15 +60,18 @@ export class AccumulateGrad extends Node {
     const v = this.variable;
     if (v.gradFn) throw new AutogradError('INVALID_STATE', 'leaf variable has been moved into the graph interior');
     if (!v.requiresGrad) return [];
-    if (v.grad === null) {
-      if (isGradEnabled()) v.grad = clone(grad);
-      else if (canTakeOver(grad, v) && (takeHookMade(grad) || ownedGradsOf(currentGraphTask())?.takeOver(grad)))
-        v.grad = grad;
-      else v.grad = noGrad(() => clone(detach(grad)));
+    // only what the engine made goes in unseen (Note [Gradients nobody else saw] in @wiregrad/tensor)
+    const g = peekGrad(v);
+    if (g === null) {
+      if (isGradEnabled()) setUnseenGrad(v, clone(grad));
+      else if (!canTakeOver(grad, v)) setUnseenGrad(v, copyOf(grad));
+      else if (takeHookMade(grad))
+        v.grad = grad; // the hook that made it may keep it: seen
+      else if (ownedGradsOf(currentGraphTask())?.takeOver(grad)) setUnseenGrad(v, grad);
+      else setUnseenGrad(v, copyOf(grad));
     } else if (isGradEnabled()) {
-      v.grad = v.grad.add(grad);
+      v.grad = g.add(grad);
     } else {
-      const g = v.grad;
       noGrad(() => add_(g, grad));
     }
     const hooks = autogradMeta(v).postAccumulateHooks;

@@ -11,8 +11,9 @@ import type { Grads, Node } from './node.js';
  * - its outputs and the InputBuffer sums, once every node they were handed to has run.
  * A count per gradient tracks the InputBuffer slots holding it (a gradient passed through,
  * as AddBackward does, sits in several). Only nodes whose use of a gradient is known take
- * part: KernelNodes and AccumulateGrad (which copies or adds it into `.grad`, or takes it
- * over when it is the only holder). A gradient that reaches a node with hooks, a custom
+ * part: KernelNodes, custom Functions that declare it (Note [Functions whose gradients the
+ * engine owns]) and AccumulateGrad (which copies or adds it into `.grad`, or takes it over
+ * when it is the only holder). A gradient that reaches a node with hooks, any other custom
  * Function, CopySlices, a distributed send or a grad() capture escapes: the engine never
  * releases it. Nothing is owned under createGraph (the gradients are part of a new graph)
  * or in a pass that captures gradients (grad(), the distributed engine); backward(inputs=)

@@ -2,7 +2,7 @@ import {
   AccumulateGrad,
   type Node,
   type Tensor,
-  cat,
+  empty,
   copy_,
   narrow,
   noGrad,
@@ -10,7 +10,7 @@ import {
   tensor,
   zeros,
 } from '@wiregrad/autograd';
-import { awaitInPass } from '@wiregrad/autograd/internal';
+import { awaitInPass, peekGrad, setUnseenGrad } from '@wiregrad/autograd/internal';
 import { allReduce } from '../collectives/allReduce.js';
 import { ReduceOp } from '../collectives/reduceOp.js';
 import { DistributedError } from '../errors.js';
@@ -96,21 +96,27 @@ export class Reducer {
     const ps = bucket.params.map((i) => this.params[i]!);
     // a parameter this pass did not reach contributes zeros, whatever its .grad holds (as PyTorch)
     const used = ps.map((p) => (!this.reachable || this.reachable.has(p) ? 1 : 0));
-    const parts = ps.map((p, k) =>
-      (used[k] && p.grad ? p.grad : zeros(p.shape, { dtype: p.dtype })).detach().reshape([-1]),
-    );
+    // the gradients are read without being seen, and the views made here are released once
+    // copied, so zeroGrad() can free them at once (Note [Gradients nobody else saw] in @wiregrad/tensor)
+    const grads = ps.map((p, k) => (used[k] ? peekGrad(p) : null));
+    const parts = ps.map((p, k) => noGrad(() => grads[k]?.reshape([-1]) ?? zeros([p.numel], { dtype: p.dtype })));
     if (this.findUnusedParameters) parts.push(tensor(used, { dtype: ps[0]!.dtype }));
     const flat = flatten(bucket, parts);
+    // (a 1-d gradient is its own reshape)
+    parts.forEach((part, k) => part !== grads[k] && part.dispose());
     bucket.done = allReduce(flat, { op: ReduceOp.AVG, group: this.group }).then(() =>
       noGrad(() => {
         let offset = 0;
         const total = ps.reduce((n, p) => n + p.numel, 0);
         ps.forEach((p, k) => {
-          const avg = narrow(flat, 0, offset, p.numel).reshape([...p.shape]);
+          const at = offset;
           offset += p.numel;
-          if (this.findUnusedParameters && narrow(flat, 0, total + k, 1).item() === 0) return; // no rank used it
-          if (p.grad) copy_(p.grad, avg);
-          else p.grad = avg.clone();
+          if (this.findUnusedParameters && valueAt(flat, total + k) === 0) return; // no rank used it
+          const avg = narrow(flat, 0, at, p.numel).reshape([...p.shape]);
+          const g = peekGrad(p);
+          if (g) copy_(g, avg);
+          else setUnseenGrad(p, avg.clone());
+          releaseView(avg, flat);
         });
       }),
     );
@@ -146,16 +152,31 @@ export class Reducer {
  * all-reduce is over by then: backwardAsync resolved only after it (Note [Reducer]).
  */
 function flatten(bucket: Bucket, parts: Tensor[]): Tensor {
-  if (!bucket.flat) return (bucket.flat = noGrad(() => cat(parts)));
-  const flat = bucket.flat;
+  // memory of its own (never a part: a gradient zeroGrad() may free)
+  const flat = (bucket.flat ??= empty([parts.reduce((n, p) => n + p.numel, 0)], { dtype: parts[0]!.dtype }));
   noGrad(() => {
     let offset = 0;
     for (const part of parts) {
-      copy_(narrow(flat, 0, offset, part.numel), part);
+      const slot = narrow(flat, 0, offset, part.numel);
+      copy_(slot, part);
+      releaseView(slot, flat);
       offset += part.numel;
     }
   });
   return flat;
+}
+
+/** Disposes `view`, made of `base` here, unless it is `base` itself (a view over all of it may be). */
+function releaseView(view: Tensor, base: Tensor): void {
+  if (view !== base) view.dispose();
+}
+
+/** Element `i` of the 1-d `t`. */
+function valueAt(t: Tensor, i: number): number {
+  const one = narrow(t, 0, i, 1);
+  const v = one.item();
+  releaseView(one, t);
+  return v;
 }
 
 /** The leaves the graph of `outputs` reaches (through AccumulateGrad nodes). */

@@ -49,6 +49,9 @@ function rowsOf(x: Tensor): TypedArray {
 }
 
 class CrossEntropyLoss extends Function {
+  // its backward keeps nothing: the engine releases dlogits once consumed (Note [Functions whose gradients the engine owns])
+  static override engineOwnsGrads = true;
+
   static override forward(
     ctx: CrossEntropyCtx,
     input: Tensor,

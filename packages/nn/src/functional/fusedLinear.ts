@@ -44,6 +44,9 @@ export function canFuseLinear(x: Tensor, weight: Tensor, bias: Tensor | null): b
 const rows = (x: Tensor): Tensor => x.reshape([-1, x.shape[x.ndim - 1]!]);
 
 class LinearReLU extends Function {
+  // its backward keeps nothing: the engine releases its temporaries and steals dW (Note [Functions whose gradients the engine owns])
+  static override engineOwnsGrads = true;
+
   static override forward(ctx: FunctionCtx, x: Tensor, weight: Tensor, bias: Tensor): Tensor {
     const x2 = rows(x);
     const wT = weight.t();

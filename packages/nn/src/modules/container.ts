@@ -4,6 +4,7 @@ import { linear } from '../functional/linear.js';
 import { type AnyModule, Module } from '../module.js';
 import { ReLU } from './activation.js';
 import { Linear } from './linear.js';
+import { keepsNoTensors, releaseIntermediate } from './sequentialIntermediates.js';
 
 /** Modules applied in order; children are named by position, as PyTorch's: `0.weight`, `2.bias`. */
 export class Sequential extends Module {
@@ -32,18 +33,28 @@ export class Sequential extends Module {
     return this;
   }
 
-  /** Applies the layers in order; a Linear followed by a ReLU runs as one fused kernel (Note [Fused linear]). */
+  /**
+   * Applies the layers in order; a Linear followed by a ReLU runs as one fused kernel (Note
+   * [Fused linear]), and what built-in layers hand each other is released as soon as the next
+   * one has run (Note [Sequential's intermediates]).
+   */
   forward(x: Tensor): Tensor {
     let h = x;
+    let intermediate = false; // h was made by a layer that keeps no reference to it
     for (let i = 0; i < this.layers.length; i++) {
       const layer = this.layers[i]!;
+      let out: Tensor;
       if (layer.constructor === Linear && this.layers[i + 1]?.constructor === ReLU) {
         const { weight, bias } = layer as Linear;
-        h = linear(h, weight, bias, { activation: 'relu' });
+        out = linear(h, weight, bias, { activation: 'relu' });
         i++;
       } else {
-        h = layer.forward(h);
+        out = layer.forward(h);
       }
+      const pure = keepsNoTensors(layer as AnyModule);
+      if (intermediate && pure) releaseIntermediate(h, out);
+      intermediate = pure;
+      h = out;
     }
     return h;
   }

@@ -1,4 +1,5 @@
 import { type Tensor, fullLike } from '@wiregrad/autograd';
+import { peekGrad } from '@wiregrad/autograd/internal';
 import { type ParamGroup, type Params, Optimizer, check } from './optimizer.js';
 import { checkOptionTypes } from './validate.js';
 
@@ -44,10 +45,11 @@ export class Adagrad extends Optimizer<AdagradGroup> {
 
   protected stepGroup(g: AdagradGroup): void {
     for (const p of g.params) {
-      if (!p.grad) continue;
+      const grad0 = peekGrad(p); // Note [Gradients nobody else saw]
+      if (!grad0) continue;
       const s = this.stateOf(p, () => ({ step: 0, sum: fullLike(p, g.initialAccumulatorValue) }));
       s.step = (s.step as number) + 1;
-      let grad: Tensor = g.maximize ? p.grad.neg() : p.grad;
+      let grad: Tensor = g.maximize ? grad0.neg() : grad0;
       if (g.weightDecay !== 0) grad = grad.add(p, { alpha: g.weightDecay });
       const clr = g.lr / (1 + ((s.step as number) - 1) * g.lrDecay);
       const sum = s.sum as Tensor;

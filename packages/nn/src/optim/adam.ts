@@ -1,4 +1,5 @@
 import { type Tensor, maximum, zerosLike } from '@wiregrad/autograd';
+import { peekGrad } from '@wiregrad/autograd/internal';
 import { fusedAdam } from './fused.js';
 import { type ParamGroup, type ParamState, type Params, Optimizer, check } from './optimizer.js';
 import { type OptionKind, checkOptionTypes } from './validate.js';
@@ -100,15 +101,17 @@ export abstract class AdamFamily extends Optimizer<AdamGroup> {
   }
 
   protected stepGroup(g: AdamGroup): void {
-    for (const p of g.params)
-      if (p.grad)
+    for (const p of g.params) {
+      const grad = peekGrad(p); // Note [Gradients nobody else saw]
+      if (grad)
         adamStep(
           p,
-          p.grad,
+          grad,
           this.stateOf(p, () => adamState(p, g.amsgrad)),
           g,
           this.decoupled,
         );
+    }
   }
 }
 

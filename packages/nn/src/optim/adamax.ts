@@ -1,4 +1,5 @@
 import { type Tensor, maximum, zerosLike } from '@wiregrad/autograd';
+import { peekGrad } from '@wiregrad/autograd/internal';
 import { type ParamGroup, type Params, Optimizer, check } from './optimizer.js';
 import { checkOptionTypes } from './validate.js';
 
@@ -36,9 +37,10 @@ export class Adamax extends Optimizer<AdamaxGroup> {
   protected stepGroup(g: AdamaxGroup): void {
     const [beta1, beta2] = g.betas;
     for (const p of g.params) {
-      if (!p.grad) continue;
+      const grad0 = peekGrad(p); // Note [Gradients nobody else saw]
+      if (!grad0) continue;
       const s = this.stateOf(p, () => ({ step: 0, exp_avg: zerosLike(p), exp_inf: zerosLike(p) }));
-      let grad: Tensor = g.maximize ? p.grad.neg() : p.grad;
+      let grad: Tensor = g.maximize ? grad0.neg() : grad0;
       s.step = (s.step as number) + 1;
       if (g.weightDecay !== 0) grad = grad.add(p, { alpha: g.weightDecay });
       const expAvg = s.exp_avg as Tensor;

@@ -1,4 +1,5 @@
 import { type Tensor, cat, enableGrad, keep, noGrad, zeros } from '@wiregrad/autograd';
+import { peekGrad } from '@wiregrad/autograd/internal';
 import { NnError } from '../errors.js';
 import { type ParamGroup, type Params, Optimizer, check } from './optimizer.js';
 import { strongWolfe } from './strongWolfe.js';
@@ -73,7 +74,7 @@ export class LBFGS extends Optimizer<LBFGSGroup> {
 
   private gatherFlatGrad(): Tensor {
     return cat(
-      this.params.map((p) => (p.grad ? p.grad.reshape([-1]) : zeros([p.numel], { dtype: p.dtype, device: p.device }))),
+      this.params.map((p) => peekGrad(p)?.reshape([-1]) ?? zeros([p.numel], { dtype: p.dtype, device: p.device })),
     );
   }
 

@@ -1,4 +1,5 @@
 import { type Tensor, zerosLike } from '@wiregrad/autograd';
+import { peekGrad } from '@wiregrad/autograd/internal';
 import { type ParamGroup, type Params, Optimizer, check } from './optimizer.js';
 import { checkOptionTypes } from './validate.js';
 
@@ -39,9 +40,10 @@ export class NAdam extends Optimizer<NAdamGroup> {
   protected stepGroup(g: NAdamGroup): void {
     const [beta1, beta2] = g.betas;
     for (const p of g.params) {
-      if (!p.grad) continue;
+      const grad0 = peekGrad(p); // Note [Gradients nobody else saw]
+      if (!grad0) continue;
       const s = this.stateOf(p, () => ({ step: 0, mu_product: 1, exp_avg: zerosLike(p), exp_avg_sq: zerosLike(p) }));
-      let grad: Tensor = p.grad;
+      let grad: Tensor = grad0;
       const step = (s.step = (s.step as number) + 1);
       const biasCorrection2 = 1 - beta2 ** step;
       if (g.weightDecay !== 0) grad = grad.add(p, { alpha: g.weightDecay });

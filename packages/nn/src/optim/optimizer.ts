@@ -1,5 +1,6 @@
 import { Tensor, enableGrad, isFloatingPoint, keep, noGrad, typeName } from '@wiregrad/autograd';
 import { NnError } from '../errors.js';
+import { zeroGradOf } from '../utils/zeroGrad.js';
 import { checkOptionTypes, kindOf } from './validate.js';
 
 /** One parameter group: its tensors and the optimizer's options for them (camelCase PyTorch names). */
@@ -96,10 +97,7 @@ export abstract class Optimizer<G extends ParamGroup = ParamGroup> {
   /** Clears the gradients: to null by default (PyTorch 2's default), or to zeros in place with `setToNone: false`. */
   zeroGrad(opts: { setToNone?: boolean } = {}): void {
     for (const g of this.paramGroups) {
-      for (const p of g.params) {
-        if (opts.setToNone === false) p.grad = p.grad ? noGrad(() => p.grad!.detach().zero_()) : null;
-        else p.grad = null;
-      }
+      for (const p of g.params) zeroGradOf(p, opts.setToNone !== false);
     }
   }
 

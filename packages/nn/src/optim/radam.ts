@@ -1,4 +1,5 @@
 import { type Tensor, div, zerosLike } from '@wiregrad/autograd';
+import { peekGrad } from '@wiregrad/autograd/internal';
 import { type ParamGroup, type Params, Optimizer, check } from './optimizer.js';
 import { checkOptionTypes } from './validate.js';
 
@@ -30,9 +31,10 @@ export class RAdam extends Optimizer<RAdamGroup> {
   protected stepGroup(g: RAdamGroup): void {
     const [beta1, beta2] = g.betas;
     for (const p of g.params) {
-      if (!p.grad) continue;
+      const grad0 = peekGrad(p); // Note [Gradients nobody else saw]
+      if (!grad0) continue;
       const s = this.stateOf(p, () => ({ step: 0, exp_avg: zerosLike(p), exp_avg_sq: zerosLike(p) }));
-      let grad: Tensor = p.grad;
+      let grad: Tensor = grad0;
       const step = (s.step = (s.step as number) + 1);
       const biasCorrection1 = 1 - beta1 ** step;
       const biasCorrection2 = 1 - beta2 ** step;

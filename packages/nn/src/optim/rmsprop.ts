@@ -1,4 +1,5 @@
 import { type Tensor, zerosLike } from '@wiregrad/autograd';
+import { peekGrad } from '@wiregrad/autograd/internal';
 import { type ParamGroup, type Params, Optimizer, check } from './optimizer.js';
 import { checkOptionTypes } from './validate.js';
 
@@ -45,14 +46,15 @@ export class RMSprop extends Optimizer<RMSpropGroup> {
 
   protected stepGroup(g: RMSpropGroup): void {
     for (const p of g.params) {
-      if (!p.grad) continue;
+      const grad0 = peekGrad(p); // Note [Gradients nobody else saw]
+      if (!grad0) continue;
       const s = this.stateOf(p, () => ({
         step: 0,
         square_avg: zerosLike(p),
         ...(g.momentum > 0 && { momentum_buffer: zerosLike(p) }),
         ...(g.centered && { grad_avg: zerosLike(p) }),
       }));
-      let grad: Tensor = g.maximize ? p.grad.neg() : p.grad;
+      let grad: Tensor = g.maximize ? grad0.neg() : grad0;
       s.step = (s.step as number) + 1;
       if (g.weightDecay !== 0) grad = grad.add(p, { alpha: g.weightDecay });
       const squareAvg = s.square_avg as Tensor;

@@ -1,4 +1,5 @@
 import { type Tensor, keep, zerosLike } from '@wiregrad/autograd';
+import { peekGrad } from '@wiregrad/autograd/internal';
 import { fusedSgd } from './fused.js';
 import { type ParamGroup, type Params, Optimizer, check } from './optimizer.js';
 import { checkOptionTypes } from './validate.js';
@@ -46,9 +47,10 @@ export class SGD extends Optimizer<SGDGroup> {
 
   protected stepGroup(g: SGDGroup): void {
     for (const p of g.params) {
-      if (!p.grad) continue;
-      if (g.fused && this.fusedStep(p, p.grad, g)) continue;
-      let d: Tensor = g.maximize ? p.grad.neg() : p.grad;
+      const grad0 = peekGrad(p); // Note [Gradients nobody else saw]
+      if (!grad0) continue;
+      if (g.fused && this.fusedStep(p, grad0, g)) continue;
+      let d: Tensor = g.maximize ? grad0.neg() : grad0;
       if (g.weightDecay !== 0) d = d.add(p, { alpha: g.weightDecay });
       if (g.momentum !== 0) {
         const s = this.stateOf(p, () => ({}));

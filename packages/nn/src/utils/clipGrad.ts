@@ -1,4 +1,5 @@
 import { type Tensor, noGrad, stack, tensor } from '@wiregrad/autograd';
+import { peekGrad } from '@wiregrad/autograd/internal';
 import { NnError } from '../errors.js';
 
 const listOf = (parameters: Tensor | Iterable<Tensor>): Tensor[] =>
@@ -29,7 +30,8 @@ export function clipGradNorm_(
   const { normType = 2, errorIfNonfinite = false } = opts;
   if (typeof maxNorm !== 'number')
     throw new NnError('INVALID_ARGUMENT', `clipGradNorm_ expects maxNorm to be a number, got ${typeof maxNorm}`);
-  const grads = listOf(parameters).flatMap((p) => (p.grad ? [p.grad] : []));
+  // read without being seen: clipping keeps no gradient (Note [Gradients nobody else saw])
+  const grads = listOf(parameters).flatMap((p) => peekGrad(p) ?? []);
   if (grads.length === 0) return tensor(0);
   return noGrad(() => {
     const dtype = grads[0]!.dtype;
@@ -59,6 +61,6 @@ export function clipGradValue_(parameters: Tensor | Iterable<Tensor>, clipValue:
   if (typeof clipValue !== 'number')
     throw new NnError('INVALID_ARGUMENT', `clipGradValue_ expects clipValue to be a number, got ${typeof clipValue}`);
   noGrad(() => {
-    for (const p of listOf(parameters)) p.grad?.clamp_(-clipValue, clipValue);
+    for (const p of listOf(parameters)) peekGrad(p)?.clamp_(-clipValue, clipValue);
   });
 }
