@@ -131,7 +131,9 @@ function evict(keep: number): void {
  * between steps gets the blocks of its dead storages back after a GC (1M-element adds dropped,
  * awaiting between them: 218-254 MB resident against 424 MB without ballasts, load 16-21), but
  * one that never yields fills the heap to its cap first (FinalizationRegistry callbacks run
- * between tasks only).
+ * between tasks only) with what it drops itself; what the libraries know nobody else holds they
+ * release at once (Note [Gradients nobody else saw], Note [Sequential's intermediates] in
+ * @wiregrad/nn), so a PyTorch-style training loop does not.
  *
  * Everything that reads `storage.data.buffer` sees a SharedArrayBuffer spanning the whole
  * memory: it must use byteOffset/byteLength (rpc's tensor frames do; zeromq.js sends views of
