@@ -1,4 +1,5 @@
-import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +51,34 @@ describe('local endpoints (Note [Same-machine peers over Unix sockets])', () => 
       expect(reachesLocally({ host, address: `ipc://${join(dir, 'gone.sock')}` }, host)).toBe(false);
       expect(reachesLocally({ host, address: 'tcp://127.0.0.1:1' }, host)).toBe(false);
       expect(reachesLocally(undefined, host)).toBe(false);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("looks at a peer's socket without breaking require() through pnpm's symlinks (Note [Looking at a socket])", async () => {
+    // pnpm's layout: app/node_modules/a links to .pnpm/a/node_modules/a, whose dependency b sits beside it
+    const root = scratch();
+    const store = join(root, '.pnpm', 'a', 'node_modules');
+    for (const [dir, body] of [
+      [join(store, 'a'), "module.exports = require('b');"],
+      [join(store, 'b'), 'module.exports = 42;'],
+      [join(root, 'app', 'warm'), 'module.exports = 0;'],
+    ] as const) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'index.js'), body);
+    }
+    mkdirSync(join(root, 'app', 'node_modules'));
+    symlinkSync(join(store, 'a'), join(root, 'app', 'node_modules', 'a'));
+    const requireFromApp = createRequire(join(root, 'app', 'main.js'));
+    requireFromApp('./warm'); // the loader now knows root's directories are no links
+    const dir = ipcDirectory(scratch())!;
+    const path = join(dir, `${process.pid}-peer.sock`);
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(path, r));
+    try {
+      expect(reachesLocally({ host: hostKey(), address: `ipc://${path}` }, hostKey())).toBe(true);
+      expect(requireFromApp('a')).toBe(42);
     } finally {
       server.close();
     }

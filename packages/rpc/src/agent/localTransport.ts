@@ -69,11 +69,21 @@ export function ipcAddress(dir: string): string {
   return `ipc://${join(dir, `${process.pid}-${randomBytes(6).toString('hex')}.sock`)}`;
 }
 
+/**
+ * Note [Looking at a socket]
+ * Node's JavaScript realpathSync (which require() uses, with the module loader's cache) reads
+ * the last synchronous stat's result, kept in one array per thread, when a path's directory is in
+ * that cache: if it says "socket" it stops resolving and returns the path unresolved. So after a
+ * plain lstatSync of a peer's Unix socket, the next require() of a package through pnpm's
+ * symlinks loaded it under its link's path, where its own dependencies cannot be found (`pnpm
+ * demo names`: "Cannot find module '@stdlib/fs-read-json'", in the worker that had just looked at
+ * its peers' sockets). A BigInt stat fills another array, so the socket is looked at that way.
+ */
 /** Whether a peer's local endpoint is reachable from here: the same machine, and its socket file in sight. */
 export function reachesLocally(ipc: LocalEndpoint | undefined, host: string): ipc is LocalEndpoint {
   if (!ipc || ipc.host !== host || typeof ipc.address !== 'string' || !ipc.address.startsWith('ipc://')) return false;
   try {
-    return lstatSync(ipc.address.slice('ipc://'.length)).isSocket();
+    return lstatSync(ipc.address.slice('ipc://'.length), { bigint: true }).isSocket();
   } catch {
     return false;
   }
