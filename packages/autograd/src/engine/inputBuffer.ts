@@ -1,10 +1,13 @@
-import { CPU, add, type Device, type Tensor } from '@wiregrad/tensor';
+import { CPU, add, add_, type Device, type Tensor } from '@wiregrad/tensor';
 import type { Grads } from './node.js';
 import type { OwnedGrads } from './ownedGrads.js';
 
 /**
  * PyTorch's InputBuffer: the gradients arriving at one node, one slot per node input.
- * Gradients for the same slot are summed out of place (the first one is stored as is).
+ * Gradients for the same slot are summed out of place (the first one is stored as is), or into
+ * the one there when the engine owns it and nothing else holds it (PyTorch's accumulate steals
+ * it in the same case): a weight used at every step of a recurrence gets one buffer, not a
+ * fresh sum per step.
  */
 export class InputBuffer {
   readonly buffer: Grads;
@@ -26,6 +29,10 @@ export class InputBuffer {
     if (!old) {
       this.buffer[pos] = t;
       owned?.enter(t);
+      return;
+    }
+    if (owned?.canAccumulateInto(old, t)) {
+      add_(old, t);
       return;
     }
     const sum = add(old, t);

@@ -83,6 +83,26 @@ export class OwnedGrads {
     this.slots.delete(t);
   }
 
+  /**
+   * Whether `t` may be added into `old` in place: the engine owns `old`, one slot holds it and
+   * nothing else its storage, and the sum has its shape, dtype and device.
+   */
+  canAccumulateInto(old: Tensor, t: Tensor): boolean {
+    return (
+      this.slots.get(old) === 1 &&
+      old.storage.holds === 1 &&
+      old.storage !== t.storage &&
+      old.offset === 0 &&
+      old.storage.length === old.numel &&
+      old.isContiguous() &&
+      !old.requiresGrad &&
+      old.dtype === t.dtype &&
+      old.device === t.device &&
+      old.shape.length === t.shape.length &&
+      old.shape.every((d, i) => d === t.shape[i])
+    );
+  }
+
   /** AccumulateGrad may take `t` over as `.grad` when the engine owns it and only one slot holds it. */
   takeOver(t: Tensor): boolean {
     if (this.slots.get(t) !== 1) return false;

@@ -165,9 +165,12 @@ export abstract class RNNBase<State> extends Module<
         const gi = linear(x.reshape([steps * batch, x.shape[2]!]), w.wIh, w.bIh).reshape([steps, batch, -1]);
         let state = init.map((s) => s.select(0, idx));
         const hs: Tensor[] = new Array<Tensor>(steps);
+        // one UnbindBackward gathers the steps' gradients; a select per step made each of them a
+        // zero-filled [L, N, gates] tensor to sum in backward (8 MiB per step of the bench's LSTM)
+        const gis = steps > 0 ? gi.unbind(0) : [];
         for (let k = 0; k < steps; k++) {
           const t = dir === 0 ? k : steps - 1 - k;
-          state = step(gi.select(0, t), state, w);
+          state = step(gis[t]!, state, w);
           hs[t] = state[0]!;
         }
         outs.push(
