@@ -8,20 +8,19 @@ import { receivedView, wire } from './tensors.js';
  * Bandwidth-optimal all-reduce for large tensors: the values split into N chunks; N-1
  * reduce-scatter steps (rank i sends chunk i-s to rank i+1, which folds it into its own) leave
  * rank i holding chunk i+1 reduced over every rank; N-1 all-gather steps pass the reduced chunks
- * around. Each rank sends 2(N-1)/N of the tensor. Every chunk is cut into the same pieces (at
- * most RING_PIECE_BYTES, at least MIN_PIECES where a chunk is big enough), one one-way message
- * each (Note [One-way messages]), and each piece runs through the steps on its own: what a
- * step receives of piece k is what the next step sends of it, so piece k goes on as soon as it
- * is folded, while later pieces are still on their way (a pipeline: with 4 ranks, 2(N-1) = 6
- * steps no longer wait for each other's whole chunk). The peer hears a message at least every
- * piece, so a step of tens of MiB never looks like silence to the heartbeat check (Note [Peer
- * liveness]). See Note [Fixed reduction order].
+ * around. Each rank sends 2(N-1)/N of the tensor. Every chunk is cut into the same pieces of
+ * at most RING_PIECE_BYTES, one one-way message each (Note [One-way messages]), and each piece
+ * runs through the steps on its own: what a step receives of piece k is what the next step sends
+ * of it, so piece k goes on as soon as it is folded, while later pieces are still on their way (a
+ * pipeline). The peer hears a message at least every piece, so a step of tens of MiB never looks
+ * like silence to the heartbeat check (Note [Peer liveness]). Cutting a chunk of 1 MiB or less
+ * into more pieces (at least 4, tried in session 11) made each piece a wake-up of the receiving
+ * process and cost more than the overlap gave on 2 cores: 4 MiB on 4 processes 0.16 GB/s with 4
+ * pieces against 0.22-0.31 with one, on 2 processes 0.64-1.12 against 1.20-1.51 (runs alternated,
+ * load 0.3-3.6). See Note [Fixed reduction order].
  */
 /** Each chunk travels in pieces of at most this many bytes (Note [Ring all-reduce]). */
 export const RING_PIECE_BYTES = 1 << 20;
-/** A chunk of at least MIN_PIECES * MIN_PIECE_BYTES travels in at least MIN_PIECES pieces. */
-const MIN_PIECES = 4;
-const MIN_PIECE_BYTES = 64 * 1024;
 
 export async function ringAllReduce(
   ex: Exchange,
@@ -39,11 +38,7 @@ export async function ringAllReduce(
   };
   // every rank cuts every chunk into the same number of pieces (from the smallest chunk's size)
   const chunkBytes = Math.floor(buf.length / n) * buf.BYTES_PER_ELEMENT;
-  const np = Math.max(
-    1,
-    Math.ceil(chunkBytes / RING_PIECE_BYTES),
-    Math.min(MIN_PIECES, Math.floor(chunkBytes / MIN_PIECE_BYTES)),
-  );
+  const np = Math.max(1, Math.ceil(chunkBytes / RING_PIECE_BYTES));
   const piece = (chunk: number, k: number) => {
     const c = part(chunk);
     return c.subarray(Math.floor((k * c.length) / np), Math.floor(((k + 1) * c.length) / np));
