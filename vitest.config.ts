@@ -4,13 +4,22 @@ import { defineConfig } from 'vitest/config';
 //
 // Note [Timeouts under load]
 // A project's specs get 60 s each (`testTimeout` in each project's config; a spec that needs
-// more says so), not vitest's default 5 s: cpu-bound specs (gradchecks, property tests, the wasm
+// more says so), not vitest's default 5 s, and so do its hooks (`hookTimeout`, not 10 s: rpc's
+// specs start their workers in beforeAll): cpu-bound specs (gradchecks, property tests, the wasm
 // kernels against the TypeScript ones) take 0.5-2 s alone and 7-17 s while the test command runs
 // on 2 shared cores at load 25-37, where the 5 s default failed seven of them (wasmConv,
 // wasmElementwise, moreLayers.pytorch, mnist's data spec) in one run with nothing wrong.
+//
+// Note [Spec workers]
+// vitest's default is one worker per cpu less one: on a 2-cpu machine a single worker, so the 204
+// spec files ran one after the other (834 s, of which 614 s in specs), while most of the slow ones
+// wait: on child processes and worker threads starting (tsx), heartbeats, timeouts, a browser.
+// Three workers per two cpus overlap those waits; the specs' timed windows (heartbeats, dead-peer
+// windows, the 60 s timeouts) were sized for a loaded machine (load 25-37) and hold at this load.
 export default defineConfig({
   test: {
     projects: ['packages/*', 'apps/*'],
+    maxWorkers: '150%',
     reporters: ['default', ['json', { outputFile: '.vitest-results.json' }]],
   },
 });

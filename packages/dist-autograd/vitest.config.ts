@@ -6,7 +6,8 @@ export default defineProject({
   test: {
     name: 'dist-autograd',
     include: ['src/**/*.test.ts'],
-    // 60 s, not 5: see Note [Timeouts under load] in the root vitest.config.ts
+    // 60 s, not 5 (10 for hooks): see Note [Timeouts under load] in the root vitest.config.ts
     testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });
