@@ -69,7 +69,9 @@ describe('a process hosting an RPC worker in a worker_threads thread survives ev
         });
       }
     },
-    90_000,
+    // past 5 x runProcess's 60 s kill timer: a process that hangs (once at load 5-22: 90 s for the
+    // 5 where 20-33 s was usual) fails as SIGKILL with its output, not as vitest's bare timeout
+    5 * 60_000 + 30_000,
   );
   // the instant swept over a thread's first 12 ms of initRpc (it takes 7-17 ms here): before the
   // threads shared their table, about a third of these processes aborted (SIGABRT)
