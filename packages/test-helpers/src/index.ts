@@ -8,6 +8,7 @@ export type { ScenarioContext } from './scenario.js';
 export { errorOf, plain, sleep, type ErrorInfo } from './util.js';
 export { TcpProxy, type Direction, type TcpProxyOptions, type TcpProxyStats } from './tcpProxy.js';
 export { runProcess, type ProcessRun, type RunProcessOptions } from './runProcess.js';
+export { bundleFixtures, type BundledFixtures } from './bundleFixtures.js';
 export {
   framesToHex,
   hexToFrames,

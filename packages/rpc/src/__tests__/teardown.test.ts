@@ -1,8 +1,15 @@
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { runProcess } from '@wiregrad/test-helpers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleFixtures, runProcess, type BundledFixtures } from '@wiregrad/test-helpers';
 
-const bootstrap = fileURLToPath(new URL('./fixtures/processBootstrap.mjs', import.meta.url));
+// the child processes and their threads run the fixtures bundled (Note [Bundled fixtures])
+let fixtures: BundledFixtures;
+beforeAll(async () => {
+  const entries = ['teardownMain', 'teardownExit', 'teardownRace', 'teardownThread', 'teardownRaceThread'];
+  fixtures = await bundleFixtures(entries.map((e) => fileURLToPath(new URL(`./fixtures/${e}.ts`, import.meta.url))));
+});
+afterAll(() => fixtures?.remove());
+const fixture = (name: string, ...args: string[]) => runProcess(process.execPath, [fixtures.file(name), ...args]);
 
 /**
  * See Note [Teardown never aborts] in agent.ts: a worker_threads thread running an RPC worker,
@@ -14,14 +21,7 @@ describe('a process hosting an RPC worker in a worker_threads thread survives ev
     for (const end of ['terminate', 'natural'] as const) {
       for (const rref of ['none', 'alive', 'released'] as const) {
         it(`shutdown ${how}, thread ${end === 'terminate' ? 'terminated' : 'ends by itself'}, RRefs ${rref}: 5 runs, exit code 0, no signal`, async () => {
-          const r = await runProcess(process.execPath, [
-            '--conditions=source',
-            bootstrap,
-            './teardownMain.ts',
-            how,
-            end,
-            rref,
-          ]);
+          const r = await fixture('teardownMain', how, end, rref);
           expect({ status: r.status, signal: r.signal, stderr: r.stderr }).toEqual({
             status: 0,
             signal: null,
@@ -37,14 +37,7 @@ describe('a process hosting an RPC worker in a worker_threads thread survives ev
   }
   for (const rref of ['none', 'alive'] as const) {
     it(`no shutdown at all, thread terminated with its agent up, RRefs ${rref}: 5 runs, exit code 0, no signal (Note [Terminating a thread that runs RPC])`, async () => {
-      const r = await runProcess(process.execPath, [
-        '--conditions=source',
-        bootstrap,
-        './teardownMain.ts',
-        'none',
-        'terminate',
-        rref,
-      ]);
+      const r = await fixture('teardownMain', 'none', 'terminate', rref);
       expect({ status: r.status, signal: r.signal, stderr: r.stderr }).toEqual({ status: 0, signal: null, stderr: '' });
       expect(r.stdout.match(/thread exit (\d+)/g)).toEqual(Array(5).fill('thread exit 1'));
     }, 90_000);
@@ -60,7 +53,7 @@ describe('a process hosting an RPC worker in a worker_threads thread survives ev
     'process.exit() while a thread %s: 5 processes, exit code 0, no signal',
     async (_, args) => {
       for (let i = 0; i < 5; i++) {
-        const r = await runProcess(process.execPath, ['--conditions=source', bootstrap, './teardownExit.ts', ...args]);
+        const r = await fixture('teardownExit', ...args);
         expect({ status: r.status, signal: r.signal, stderr: r.stderr, stdout: r.stdout }).toEqual({
           status: 0,
           signal: null,
@@ -84,14 +77,7 @@ describe('a process hosting an RPC worker in a worker_threads thread survives ev
       [];
     const lane = async () => {
       for (let run = runs.shift(); run; run = runs.shift()) {
-        const r = await runProcess(process.execPath, [
-          '--conditions=source',
-          bootstrap,
-          './teardownRace.ts',
-          String(run.delayUs),
-          '1',
-          run.how,
-        ]);
+        const r = await fixture('teardownRace', String(run.delayUs), '1', run.how);
         results.push({ ...run, status: r.status, signal: r.signal, stderr: r.stderr });
       }
     };

@@ -1,0 +1,90 @@
+// A spec's TypeScript fixtures bundled once, for child processes and threads that plain Node
+// runs (Note [Bundled fixtures]).
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { Plugin } from 'esbuild';
+
+/**
+ * Note [Bundled fixtures]
+ * A child process or worker thread that runs a TypeScript fixture through tsx's loader spends
+ * ~1.5 s of cpu before the fixture's first line (tsx's hooks, on a thread of their own, resolve
+ * and load each of the ~100 modules behind `@wiregrad/rpc` one message at a time), 2-3x that at
+ * load: the 168 processes and threads of rpc's teardown spec made it 4 minutes of one worker
+ * alone in CI and 14 at load 4-15. A spec that starts many instead bundles its fixtures once
+ * (esbuild, ~0.6 s), and each start then costs ~0.15 s of cpu.
+ *
+ * What is bundled is what the specs test: the workspace's packages as the `source` condition
+ * resolves them (their TypeScript) and the fixtures' relative imports. Every other package stays
+ * an import of the bundle that Node resolves at run time, as it would for the unbundled code, and
+ * so does what the packages load with Node's own `require` (zeromq, gpu.js: Note [zeromq is
+ * loaded by Node]): the bundle is written inside `root`'s node_modules folder, which must be able
+ * to resolve them (a package that depends on them), and one process still loads one zeromq.
+ * Entries keep their names (`teardownThread.ts` becomes `teardownThread.mjs` in one folder), so a
+ * fixture starts another with `new URL('./teardownThread.mjs', import.meta.url)`.
+ */
+export interface BundledFixtures {
+  /** The folder holding one `name.mjs` per entry. */
+  readonly dir: string;
+  /** The bundled file of the entry `name.ts` (or `name.mts`). */
+  file(name: string): string;
+  /** Removes the folder. */
+  remove(): void;
+}
+
+/** Where the workspace's packages are bundled from their sources and every other import stays Node's. */
+const workspaceOnly: Plugin = {
+  name: 'workspace-only',
+  setup(b) {
+    b.onResolve({ filter: /^[^./#]/ }, (args) => (args.path.startsWith('@wiregrad/') ? undefined : { external: true }));
+  },
+};
+
+let bundles = 0;
+
+/**
+ * Bundles `entries` (absolute paths of TypeScript fixtures) into a new folder under
+ * `root/node_modules/.cache/wiregrad-fixtures` (`root`: a package folder whose node_modules
+ * resolve the bundle's external imports; by default the nearest package of the first entry).
+ */
+export async function bundleFixtures(
+  entries: readonly string[],
+  opts: { root?: string } = {},
+): Promise<BundledFixtures> {
+  const root = opts.root ?? packageOf(entries[0]!);
+  const dir = join(
+    root,
+    'node_modules',
+    '.cache',
+    'wiregrad-fixtures',
+    `${basename(entries[0]!).replace(/\.m?ts$/, '')}-${process.pid}-${bundles++}`,
+  );
+  mkdirSync(dir, { recursive: true });
+  // imported here, not at the top: a bundled fixture that imports this package must not need esbuild
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [...entries],
+    outdir: dir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    conditions: ['source'],
+    plugins: [workspaceOnly],
+    logLevel: 'error',
+  });
+  return {
+    dir,
+    file: (name) => join(dir, `${name.replace(/\.m?ts$/, '')}.mjs`),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** The nearest folder above `file` with a package.json. */
+function packageOf(file: string): string {
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+  }
+  throw new Error(`bundleFixtures: no package.json above ${file}`);
+}
