@@ -13,6 +13,20 @@ import {
 export const CHANNEL = 'wiregrad.rpc.threadTeardown.v2';
 /** How long terminate() and process.exit() wait for a thread's RPC agent to close its sockets. */
 const CLOSE_WAIT_MS = 3000;
+/**
+ * Note [Reaped before released]
+ * Closing a zeromq socket hands it to its context's reaper thread, which frees it a moment later,
+ * and a thread's isolate being torn down while that reaper still frees a socket corrupted the
+ * process's heap (glibc: 'corrupted double-linked list', SIGABRT; gdb: the reaper in ~dealer_t
+ * while the worker ran Isolate::Delete). It showed once a thread's code loaded fast (bundled,
+ * Note [Bundled fixtures]): process.exit() while a thread waited in initRpc's rendezvous aborted
+ * 4-7 of 40 processes, the rendezvous DEALER closed just before the slot was cleared. zeromq.js
+ * says nothing when the reaper is done, so a thread that is being terminated or whose process
+ * exits clears its slot REAP_MS after its sockets closed, not at once (0 of 40 aborted with 20 ms);
+ * terminate() and the 'exit' event wait for it as before. A thread that shuts down for any other
+ * reason clears it at once.
+ */
+const REAP_MS = 50;
 /** Threads that can hold sockets at once (beyond them a thread opens its sockets unguarded). */
 const SLOTS = 1024;
 /** The table's layout: [EXITING] is 1 once the main thread runs its 'exit' event, then SLOTS open, SLOTS doomed. */
@@ -122,8 +136,12 @@ export function announceAgent(close: (() => Promise<void>) | null): boolean {
   shutDownHere = close;
   if (isMainThread) return true;
   if (!close) {
-    release(table, mySlot);
+    const slot = mySlot;
     mySlot = -1;
+    // see Note [Reaped before released]
+    if (slot >= 0 && (Atomics.load(table, EXITING) !== 0 || find(table, DOOMED, threadId) >= 0))
+      setTimeout(() => release(table, slot), REAP_MS);
+    else release(table, slot);
     return true;
   }
   if (mySlot >= 0) return true;

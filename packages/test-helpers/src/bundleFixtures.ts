@@ -42,27 +42,26 @@ const workspaceOnly: Plugin = {
 let bundles = 0;
 
 /**
- * Bundles `entries` (absolute paths of TypeScript fixtures) into a new folder under
+ * Bundles `entries` (absolute paths of TypeScript fixtures, each bundled under its file's name,
+ * or an object naming each) into a new folder under
  * `root/node_modules/.cache/wiregrad-fixtures` (`root`: a package folder whose node_modules
  * resolve the bundle's external imports; by default the nearest package of the first entry).
  */
 export async function bundleFixtures(
-  entries: readonly string[],
+  entries: readonly string[] | Readonly<Record<string, string>>,
   opts: { root?: string } = {},
 ): Promise<BundledFixtures> {
-  const root = opts.root ?? packageOf(entries[0]!);
-  const dir = join(
-    root,
-    'node_modules',
-    '.cache',
-    'wiregrad-fixtures',
-    `${basename(entries[0]!).replace(/\.m?ts$/, '')}-${process.pid}-${bundles++}`,
-  );
+  const named = Array.isArray(entries)
+    ? Object.fromEntries(entries.map((e: string) => [basename(e).replace(/\.m?ts$/, ''), e]))
+    : (entries as Readonly<Record<string, string>>);
+  const [first, path] = Object.entries(named)[0]!;
+  const root = opts.root ?? packageOf(path);
+  const dir = join(root, 'node_modules', '.cache', 'wiregrad-fixtures', `${first}-${process.pid}-${bundles++}`);
   mkdirSync(dir, { recursive: true });
   // imported here, not at the top: a bundled fixture that imports this package must not need esbuild
   const { build } = await import('esbuild');
   await build({
-    entryPoints: [...entries],
+    entryPoints: named,
     outdir: dir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -82,7 +81,7 @@ export async function bundleFixtures(
 }
 
 /** The nearest folder above `file` with a package.json. */
-function packageOf(file: string): string {
+export function packageOf(file: string): string {
   for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return dir;
   }

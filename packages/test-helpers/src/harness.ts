@@ -1,6 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { bundleFixtures, packageOf, type BundledFixtures } from './bundleFixtures.js';
 
 /** The lowest port the kernel hands out by itself (Linux: ip_local_port_range; elsewhere IANA's 49152). */
 function ephemeralLow(): number {
@@ -104,14 +107,14 @@ export interface WorkerSpec {
 export async function runWorkers(spec: WorkerSpec): Promise<unknown[]> {
   const initMethod = spec.initMethod ?? `tcp://127.0.0.1:${await freePort()}`;
   const ranks = spec.ranks ?? Array.from({ length: spec.worldSize }, (_, i) => i);
+  const bundle = await scenarioBundle(spec.scenario, spec.teardown);
   const runs = ranks.map(
     (rank) =>
       new Promise<unknown>((resolve, reject) => {
-        const w = new Worker(new URL('./bootstrap.mjs', import.meta.url), {
-          execArgv: ['--conditions=source'],
+        const w = new Worker(bundle.file('worker'), {
           workerData: {
-            scenario: String(spec.scenario),
-            teardown: spec.teardown === undefined ? undefined : String(spec.teardown),
+            scenario: String(pathToFileURL(bundle.file('scenario'))),
+            teardown: spec.teardown === undefined ? undefined : String(pathToFileURL(bundle.file('teardown'))),
             rank,
             worldSize: spec.worldSize,
             initMethod,
@@ -130,4 +133,43 @@ export async function runWorkers(spec: WorkerSpec): Promise<unknown[]> {
       }),
   );
   return Promise.all(runs);
+}
+
+/** Bundles of (scenario, teardown) this process asked for, and those made: removed when it exits. */
+const scenarioBundles = new Map<string, Promise<BundledFixtures>>();
+const madeBundles: BundledFixtures[] = [];
+
+/**
+ * The scenario threads' code, bundled once per scenario and teardown (Note [Bundled fixtures]):
+ * the thread's entry, the scenario and its teardown in one build, so they share one copy of the
+ * packages they import (the teardown shuts down the agent the scenario started). The bundle lives
+ * in @wiregrad/rpc's folder where the scenario's package depends on it: rpc loads zeromq with
+ * Node's require, from the bundle's place (Note [zeromq is loaded by Node]).
+ */
+function scenarioBundle(scenario: URL, teardown: URL | undefined): Promise<BundledFixtures> {
+  const key = `${String(scenario)} ${String(teardown)}`;
+  let bundle = scenarioBundles.get(key);
+  if (!bundle) {
+    if (scenarioBundles.size === 0) process.once('exit', removeScenarioBundles);
+    const path = fileURLToPath(scenario);
+    const pkg = packageOf(path);
+    const rpc = join(pkg, 'node_modules', '@wiregrad', 'rpc');
+    bundle = bundleFixtures(
+      {
+        worker: fileURLToPath(new URL('./worker.ts', import.meta.url)),
+        scenario: path,
+        ...(teardown === undefined ? {} : { teardown: fileURLToPath(teardown) }),
+      },
+      { root: existsSync(rpc) ? realpathSync(rpc) : pkg },
+    ).then((b) => {
+      madeBundles.push(b);
+      return b;
+    });
+    scenarioBundles.set(key, bundle);
+  }
+  return bundle;
+}
+
+function removeScenarioBundles(): void {
+  for (const b of madeBundles) b.remove();
 }

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { curveKeyPair } from 'zeromq';
 import { runWorkers } from './harness.js';
@@ -52,10 +53,14 @@ describe('reliability', () => {
   }, 60000);
 
   it('a hung peer process (SIGSTOP: TCP stays up, heartbeats stop) fails pending and new calls; then SIGKILL; others keep working', async () => {
-    const [r0] = (await runWorkers({ scenario: 'hungPeer', worldSize: 3, ranks: [0, 1], timeoutMs: 45000 })) as Record<
-      string,
-      unknown
-    >[];
+    const bootstrap = fileURLToPath(new URL('./fixtures/processBootstrap.mjs', import.meta.url));
+    const [r0] = (await runWorkers({
+      scenario: 'hungPeer',
+      worldSize: 3,
+      ranks: [0, 1],
+      extra: bootstrap,
+      timeoutMs: 45000,
+    })) as Record<string, unknown>[];
     expect(r0).toMatchObject({ before: 'pong', others: 'pong' });
     expect(r0!.pendingError).toMatchObject({
       code: 'PEER_DISCONNECTED',

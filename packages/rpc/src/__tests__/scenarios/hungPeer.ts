@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Future, initRpc, register, rpcAsync, rpcSync, shutdown } from '@wiregrad/rpc';
 import type { ScenarioContext } from '@wiregrad/test-helpers';
 import { errorOf } from '@wiregrad/test-helpers';
@@ -9,8 +8,8 @@ const released = new Future<void>();
 register('ping', () => 'pong');
 register('release', () => released.setResult());
 
-function startPeerProcess(initMethod: string, rank: number, worldSize: number): ChildProcess {
-  const bootstrap = fileURLToPath(new URL('../fixtures/processBootstrap.mjs', import.meta.url));
+/** `bootstrap`: fixtures/processBootstrap.mjs, from the spec (this scenario runs bundled elsewhere: Note [Bundled fixtures]). */
+function startPeerProcess(bootstrap: string, initMethod: string, rank: number, worldSize: number): ChildProcess {
   return spawn(
     process.execPath,
     [
@@ -32,7 +31,7 @@ function startPeerProcess(initMethod: string, rank: number, worldSize: number): 
  * Rank 2 is a process of its own; rank 0 stops it with SIGSTOP (a hung peer: its kernel keeps
  * the TCP connections, only ZeroMQ heartbeats can tell), then kills it with SIGKILL.
  */
-export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
+export async function run({ rank, worldSize, initMethod, extra }: ScenarioContext) {
   if (rank === 1) {
     await initRpc('worker1', {
       rank,
@@ -43,7 +42,7 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
     await shutdown({ graceful: false });
     return 'released';
   }
-  const child = startPeerProcess(initMethod, 2, worldSize);
+  const child = startPeerProcess(extra as string, initMethod, 2, worldSize);
   const exited = new Promise((r) => child.once('exit', r));
   // a stopped child never reaches its own watchdog: it dies with this thread, whatever happens
   process.once('exit', () => child.kill('SIGKILL'));
