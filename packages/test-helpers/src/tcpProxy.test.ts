@@ -87,7 +87,7 @@ describe('TcpProxy (network test helper)', () => {
     for (const f of cleanup.splice(0).reverse()) await f();
   });
 
-  async function setup(latencyMs: number, faults: { resetChance?: number; seed?: number } = {}) {
+  async function setup(latencyMs: number, faults: { resetChance?: number; seed?: number; passFirst?: number } = {}) {
     const echo = await echoServer();
     cleanup.push(
       () => new Promise((r) => echo.server.close(r)),
@@ -256,6 +256,24 @@ describe('TcpProxy (network test helper)', () => {
     expect(a.outcomes).toEqual(b.outcomes);
     expect(a.resets).toBeGreaterThan(0);
     expect(a.outcomes.filter((ok) => ok).length).toBeGreaterThan(0);
+  });
+
+  it('passFirst: the first chunks of every connection pass (a handshake), the draws begin after them', async () => {
+    const { proxy } = await setup(0, { resetChance: 1, passFirst: 4 });
+    for (let c = 0; c < 3; c++) {
+      const s = await dial(proxy.port);
+      cleanup.push(() => s.destroy());
+      const closed = closeEvent(s);
+      // two echoed writes: 4 chunks through the proxy (each write up, its echo down)
+      for (const x of ['a', 'b']) {
+        const back = readBytes(s, 1);
+        s.write(x);
+        expect((await back).toString()).toBe(x);
+      }
+      s.write('c'); // the fifth chunk draws, and resetChance 1 resets
+      expect((await closed).error).toBe('ECONNRESET');
+    }
+    expect(proxy.stats.reset).toBe(3);
   });
 
   it('partition(ms) holds every byte and every new connection for that long, then delivers them in order, without an error', async () => {

@@ -11,6 +11,12 @@ export interface TcpProxyOptions {
   resetChance?: number;
   /** seed of the reset draws: the same seed and traffic reset the same chunks (default 1) */
   seed?: number;
+  /**
+   * chunks each connection passes, both directions together, before its draws begin (default 0):
+   * a connection's handshake (ZeroMQ's greeting and CURVE's four commands, about ten chunks)
+   * gets through, and each later chunk resets it at `resetChance`
+   */
+  passFirst?: number;
 }
 
 /** mulberry32: a small seeded PRNG, so a fault schedule can be replayed. */
@@ -78,6 +84,8 @@ interface Link {
   down: DelayLine;
   /** sockets of the link that have closed (0..2) */
   closed: number;
+  /** chunks that arrived on it, both directions */
+  chunks: number;
 }
 
 export interface TcpProxyStats {
@@ -196,6 +204,7 @@ export class TcpProxy {
       up: new DelayLine(upstream, latency),
       down: new DelayLine(client, latency),
       closed: 0,
+      chunks: 0,
     };
     this.links.add(link);
     client.on('data', (chunk) => {
@@ -224,6 +233,7 @@ export class TcpProxy {
 
   /** Whether this chunk's draw resets its connection (the chunk is lost with it). */
   private resets(link: Link): boolean {
+    if (++link.chunks <= (this.opts.passFirst ?? 0)) return false;
     if (!(this.opts.resetChance! > 0) || this.draw() >= this.opts.resetChance!) return false;
     if (this.drop(link, true)) this.stats.reset++;
     return true;

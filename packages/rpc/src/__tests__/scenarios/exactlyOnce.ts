@@ -25,6 +25,8 @@ export interface ExactlyOnceExtra {
   /** the proxy in front of each rank's listen port: [proxy, listen] */
   ports: [number, number][];
   resetChance: number;
+  /** chunks of each connection that pass before the reset draws begin (TcpProxy's passFirst) */
+  passFirst: number;
   /** cut every connection for this long, in the middle of the run (0: none) */
   partitionMs: number;
   steps: number;
@@ -49,6 +51,7 @@ export async function run({ rank, worldSize, initMethod, extra }: ScenarioContex
               target: { host: '127.0.0.1', port: target },
               listen: { port },
               resetChance: x.resetChance,
+              passFirst: x.passFirst,
               seed: 17 + r,
             }),
         )
