@@ -1,7 +1,7 @@
 // @wiregrad/rpc vs a raw ZeroMQ DEALER/ROUTER echo, both against callee processes (what users run), then
 // callee threads of this process beside them.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -147,8 +147,8 @@ function rawDealer(address: string): { call: (frames: (Uint8Array | string)[]) =
   return { call, close: () => raw.close() };
 }
 
-/** A fresh Unix socket address for the raw echo, in a private directory of its own (mode 0700, as the agent's). */
-const rawIpcAddress = () => `ipc://${join(mkdtempSync(join(tmpdir(), 'wiregrad-bench-')), 'raw.sock')}`;
+/** A private directory of its own (mode 0700, as the agent's) for the raw echo's Unix socket. */
+const rawIpcDirectory = () => mkdtempSync(join(tmpdir(), 'wiregrad-bench-'));
 
 const here = (p: string) => new URL(p, import.meta.url).pathname;
 
@@ -218,7 +218,8 @@ async function runWith(how: Callees): Promise<Row[]> {
   console.log(`\n## rpc, callees as ${how === 'processes' ? 'processes (what users run)' : 'threads of this process'}`);
   const initMethod = `tcp://127.0.0.1:${await freePort()}`;
   const rawAddress = `tcp://127.0.0.1:${await freePort()}`;
-  const rawIpc = rawIpcAddress();
+  const rawIpcDir = rawIpcDirectory();
+  const rawIpc = `ipc://${join(rawIpcDir, 'raw.sock')}`;
   const calleesExited = await startCallees(how, initMethod, [rawAddress, rawIpc]);
   // Note [Raw zeromq on the agent's transport]
   // Callees on this machine take calls over a Unix socket, without CURVE (Note [Same-machine
@@ -330,6 +331,7 @@ async function runWith(how: Callees): Promise<Row[]> {
   closeRawTcp();
   await shutdown({ timeout: 30 });
   await calleesExited();
+  rmSync(rawIpcDir, { recursive: true, force: true });
 
   // PyTorch after ours, in the same run (once, beside the callee processes): a caller and a callee process over TensorPipe
   if (how === 'processes') {
