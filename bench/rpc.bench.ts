@@ -1,6 +1,9 @@
 // @wiregrad/rpc vs a raw ZeroMQ DEALER/ROUTER echo, both against callee processes (what users run), then
 // callee threads of this process beside them.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Dealer } from 'zeromq';
 import { rand, tensor, type Tensor } from '@wiregrad/autograd';
@@ -88,9 +91,19 @@ function bareRound(): Promise<unknown> {
 
 type Callees = 'processes' | 'threads';
 
-/** Starts callee ranks 1 and 2 (rpcCallee.ts) as processes or as threads of this one; resolves with a wait for their exit once they are ready. */
-async function startCallees(how: Callees, initMethod: string, rawAddress: string): Promise<() => Promise<void>> {
-  const data = (rank: number) => ({ initMethod, rawAddress: rank === 1 ? rawAddress : null, rank });
+/**
+ * Starts callee ranks 1 and 2 (rpcCallee.ts) as processes or as threads of this one, rank 1
+ * with a raw zeromq echo bound at every address in `rawAddresses`; `ipc` is the group's
+ * backendOptions.ipc (Note [Same-machine peers over Unix sockets]). Resolves with a wait for
+ * their exit once they are ready.
+ */
+async function startCallees(
+  how: Callees,
+  initMethod: string,
+  rawAddresses: string[],
+  ipc = true,
+): Promise<() => Promise<void>> {
+  const data = (rank: number) => ({ initMethod, rawAddresses: rank === 1 ? rawAddresses : [], rank, ipc });
   const started = [1, 2].map((rank) => {
     if (how === 'threads') {
       const w = new Worker(new URL('./rpcWorker.mjs', import.meta.url), {
@@ -108,28 +121,15 @@ async function startCallees(how: Callees, initMethod: string, rawAddress: string
     );
     return { ready, exited: new Promise((r) => p.once('exit', r)) };
   });
-  await initRpc('caller', { rank: 0, worldSize: 3, backendOptions: { initMethod, rpcTimeout: 60 } });
+  await initRpc('caller', { rank: 0, worldSize: 3, backendOptions: { initMethod, rpcTimeout: 60, ipc } });
   await Promise.all(started.map((c) => c.ready));
   return () => Promise.all(started.map((c) => c.exited)).then(() => {});
 }
 
-const here = (p: string) => new URL(p, import.meta.url).pathname;
-
-export async function run(): Promise<Row[]> {
-  const rows: Row[] = [];
-  for (const how of ['processes', 'threads'] as const) rows.push(...(await runWith(how)));
-  return rows;
-}
-
-async function runWith(how: Callees): Promise<Row[]> {
-  console.log(`\n## rpc, callees as ${how === 'processes' ? 'processes (what users run)' : 'threads of this process'}`);
-  const initMethod = `tcp://127.0.0.1:${await freePort()}`;
-  const rawAddress = `tcp://127.0.0.1:${await freePort()}`;
-  const calleesExited = await startCallees(how, initMethod, rawAddress);
-
+/** A raw zeromq DEALER on `address`: `call` sends frames and resolves with the echo (one request at a time per frame set, matched FIFO). */
+function rawDealer(address: string): { call: (frames: (Uint8Array | string)[]) => Promise<void>; close: () => void } {
   const raw = new Dealer({ linger: 0 });
-  raw.connect(rawAddress);
-  // one raw request at a time per DEALER frame set; in-flight raw calls are matched FIFO
+  raw.connect(address);
   const waiting: (() => void)[] = [];
   void (async () => {
     try {
@@ -139,21 +139,114 @@ async function runWith(how: Callees): Promise<Row[]> {
     }
   })();
   let sendChain = Promise.resolve();
-  const rawCall = (frames: (Uint8Array | string)[]) =>
+  const call = (frames: (Uint8Array | string)[]) =>
     new Promise<void>((resolve) => {
       waiting.push(resolve);
       sendChain = sendChain.then(() => raw.send(frames));
     });
+  return { call, close: () => raw.close() };
+}
+
+/** A private directory of its own (mode 0700, as the agent's) for the raw echo's Unix socket. */
+const rawIpcDirectory = () => mkdtempSync(join(tmpdir(), 'wiregrad-bench-'));
+
+const here = (p: string) => new URL(p, import.meta.url).pathname;
+
+export async function run(): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const how of ['processes', 'threads'] as const) rows.push(...(await runWith(how)));
+  rows.push(...(await overTcp(rows)));
+  return rows;
+}
+
+/**
+ * The agent with `ipc: false`, callees as processes: peers on this machine then talk as peers
+ * on others do, over TCP with CURVE (Note [Same-machine peers over Unix sockets]). Its tiny
+ * round trip, 16 MiB echo and one-hop round, beside raw zeromq over TCP loopback, and against
+ * the same over Unix sockets (`ipcRows`: runWith's rows for processes).
+ */
+async function overTcp(ipcRows: readonly Row[]): Promise<Row[]> {
+  console.log('\n## rpc over TCP loopback (backendOptions.ipc false), callees as processes');
+  const initMethod = `tcp://127.0.0.1:${await freePort()}`;
+  const rawAddress = `tcp://127.0.0.1:${await freePort()}`;
+  const calleesExited = await startCallees('processes', initMethod, [rawAddress], false);
+  const { call: rawCall, close } = rawDealer(rawAddress);
+  const x = rand([16], { requiresGrad: true });
+  const w = rand([16]);
+  const t = tensor(new Float32Array(4 * 1024 * 1024));
+  for (let i = 0; i < 3000; i++) await rawCall(['x']);
+  for (let i = 0; i < 3000; i++) await rpcSync(1, 'echo', [1]);
+  for (let i = 0; i < 3000; i++) await distRound('affine', x, w);
+  const tcp = await interleavedMediansAsync(
+    {
+      raw: timed(() => rawCall(['x'])),
+      ours: timed(() => rpcSync(1, 'echo', [1])),
+      round: timed(() => distRound('affine', x, w)),
+    },
+    2000,
+  );
+  // the agent's 16 MiB echo alone: over TCP its frames are CURVE-encrypted, a raw echo's are
+  // not (Note [Raw zeromq on the agent's transport])
+  const big = await interleavedMediansAsync({ ours: timed(() => rpcSync(1, 'echo', [t])) }, 20);
+  close();
+  await shutdown({ timeout: 30 });
+  await calleesExited();
+  console.log(
+    `  over TCP: rpcSync ${(tcp.ours * 1000).toFixed(0)} us, raw zeromq ${(tcp.raw * 1000).toFixed(0)} us; one-hop round ${tcp.round.toFixed(3)} ms = ${(tcp.round / tcp.raw).toFixed(1)}x raw zeromq's round trip over TCP; 16 MiB echo ${big.ours.toFixed(1)} ms`,
+  );
+  const ipc = (name: string) => ipcRows.find((r) => r.case === `${name}, callee processes`)?.oursMs ?? NaN;
+  const rows = [
+    compare(
+      'tiny call round trip, ipc (ours) vs TCP',
+      ['ipc', ipc('tiny call round trip (median)')],
+      ['TCP', tcp.ours],
+      0,
+    ),
+    compare('16 MiB echo, ipc (ours) vs TCP', ['ipc', ipc('16 MiB f32 tensor echo (median)')], ['TCP', big.ours], 0),
+    compare(
+      'one-hop round, ipc (ours) vs TCP',
+      ['ipc', ipc('distributed round, one hop (median)')],
+      ['TCP', tcp.round],
+      0,
+    ),
+  ];
+  printRows('rpc between processes: Unix socket vs TCP loopback (peer/ours > 1: ipc wins)', rows);
+  return rows;
+}
+
+async function runWith(how: Callees): Promise<Row[]> {
+  console.log(`\n## rpc, callees as ${how === 'processes' ? 'processes (what users run)' : 'threads of this process'}`);
+  const initMethod = `tcp://127.0.0.1:${await freePort()}`;
+  const rawAddress = `tcp://127.0.0.1:${await freePort()}`;
+  const rawIpcDir = rawIpcDirectory();
+  const rawIpc = `ipc://${join(rawIpcDir, 'raw.sock')}`;
+  const calleesExited = await startCallees(how, initMethod, [rawAddress, rawIpc]);
+  // Note [Raw zeromq on the agent's transport]
+  // Callees on this machine take calls over a Unix socket, without CURVE (Note [Same-machine
+  // peers over Unix sockets]), so the raw echo that rounds are compared with runs over one too;
+  // raw zeromq over TCP loopback is printed beside it, and overTcp() times the agent over TCP,
+  // where it encrypts with CURVE as between machines
+  const { call: rawCall, close: closeRaw } = rawDealer(rawIpc);
+  const { call: rawTcpCall, close: closeRawTcp } = rawDealer(rawAddress);
 
   const rows: Row[] = [];
   // Note [Steady-state rounds]
   // V8 needs thousands of calls before the whole rpc and engine path runs optimised code; a
   // training loop spends its life there, so that is what is timed, for raw zeromq as for ours
   for (let i = 0; i < 3000; i++) await rawCall(['x']);
+  for (let i = 0; i < 3000; i++) await rawTcpCall(['x']);
   for (let i = 0; i < 3000; i++) await rpcSync(1, 'echo', [1]);
   // raw and ours run in alternating blocks, so both see the same machine (Note [Timed blocks])
-  const { raw: rawRt, ours: oursRt } = await interleavedMediansAsync(
-    { raw: timed(() => rawCall(['x'])), ours: timed(() => rpcSync(1, 'echo', [1])) },
+  const {
+    raw: rawRt,
+    rawTcp: rawTcpRt,
+    ours: oursRt,
+  } = await interleavedMediansAsync(
+    {
+      raw: timed(() => rawCall(['x'])),
+      rawTcp: timed(() => rawTcpCall(['x'])),
+      ours: timed(() => rpcSync(1, 'echo', [1])),
+    },
     2000,
   );
   rows.push(compare('tiny call round trip (median)', ['rpcSync', oursRt], ['raw zeromq', rawRt], 1 / 1.3));
@@ -176,11 +269,13 @@ async function runWith(how: Callees): Promise<Row[]> {
   const head = 'h'.repeat(60);
   const {
     raw: rawBig,
+    rawTcp: rawTcpBig,
     rawWithHead: rawHeadBig,
     ours: oursBig,
   } = await interleavedMediansAsync(
     {
       raw: timed(() => rawCall([bytes])),
+      rawTcp: timed(() => rawTcpCall([bytes])),
       rawWithHead: timed(() => rawCall([head, bytes])),
       ours: timed(() => rpcSync(1, 'echo', [t])),
     },
@@ -189,11 +284,11 @@ async function runWith(how: Callees): Promise<Row[]> {
   rows.push(compare('16 MiB f32 tensor echo (median)', ['rpcSync', oursBig], ['raw zeromq', rawBig], 0.8));
   const bytesPerSecond = (ms: number) => ((2 * big.byteLength) / ms) * 1000;
   console.log(
-    `  16 MiB echo (both ways): ours ${(bytesPerSecond(oursBig) / 1e6).toFixed(0)} MB/s, raw ${(bytesPerSecond(rawBig) / 1e6).toFixed(0)} MB/s (ratio ${(rawBig / oursBig).toFixed(2)}, target >= 0.8); raw zeromq sending a 60-byte head frame before the 16 MiB, as every rpc message has one: ${(bytesPerSecond(rawHeadBig) / 1e6).toFixed(0)} MB/s (ours/that ${(rawHeadBig / oursBig).toFixed(2)})`,
+    `  16 MiB echo (both ways): ours ${(bytesPerSecond(oursBig) / 1e6).toFixed(0)} MB/s, raw ${(bytesPerSecond(rawBig) / 1e6).toFixed(0)} MB/s (ratio ${(rawBig / oursBig).toFixed(2)}, target >= 0.8); raw zeromq sending a 60-byte head frame before the 16 MiB, as every rpc message has one: ${(bytesPerSecond(rawHeadBig) / 1e6).toFixed(0)} MB/s (ours/that ${(rawHeadBig / oursBig).toFixed(2)}); raw zeromq over TCP loopback ${(bytesPerSecond(rawTcpBig) / 1e6).toFixed(0)} MB/s`,
   );
   const rawCpu = await roundTrips(2000, () => rawCall(['x']));
   console.log(
-    `  round trip: ours ${(oursRt * 1000).toFixed(0)} us, raw ${(rawRt * 1000).toFixed(0)} us (ours/raw ${(oursRt / rawRt).toFixed(2)}, target <= 1.3); a raw round trip on its own: ${(rawCpu.ms * 1000).toFixed(0)} us, ${rawCpu.cpuUs.toFixed(0)} us of process cpu (Note [Rounds are cpu-bound])`,
+    `  round trip: ours ${(oursRt * 1000).toFixed(0)} us, raw ${(rawRt * 1000).toFixed(0)} us (ours/raw ${(oursRt / rawRt).toFixed(2)}, target <= 1.3; raw over TCP loopback ${(rawTcpRt * 1000).toFixed(0)} us); a raw round trip on its own: ${(rawCpu.ms * 1000).toFixed(0)} us, ${rawCpu.cpuUs.toFixed(0)} us of process cpu (Note [Rounds are cpu-bound])`,
   );
 
   // distributed rounds: forward, distributed backward, getGradients, leaving the context
@@ -232,9 +327,11 @@ async function runWith(how: Callees): Promise<Row[]> {
   }
   console.log('  targets: >= 1000 rounds/s and <= 3x raw zeromq round trip');
 
-  raw.close();
+  closeRaw();
+  closeRawTcp();
   await shutdown({ timeout: 30 });
   await calleesExited();
+  rmSync(rawIpcDir, { recursive: true, force: true });
 
   // PyTorch after ours, in the same run (once, beside the callee processes): a caller and a callee process over TensorPipe
   if (how === 'processes') {

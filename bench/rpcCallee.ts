@@ -5,15 +5,18 @@ import { initRpc, register, rpcSync, shutdown } from '@wiregrad/rpc';
 import '@wiregrad/dist-autograd';
 
 // a thread of the bench (workerData), or a process of its own (RPC_CALLEE)
-const { initMethod, rawAddress, rank } = (workerData ?? JSON.parse(process.env.RPC_CALLEE!)) as {
+const { initMethod, rawAddresses, rank, ipc } = (workerData ?? JSON.parse(process.env.RPC_CALLEE!)) as {
   initMethod: string;
-  rawAddress: string | null;
+  /** where the raw echo listens (none: no raw echo) */
+  rawAddresses: string[];
   rank: number;
+  /** backendOptions.ipc */
+  ipc: boolean;
 };
 
 // raw zeromq echo on rank 1: what a hand-written ROUTER server does
-const router = rawAddress ? new Router({ linger: 0 }) : null;
-await router?.bind(rawAddress!);
+const router = rawAddresses.length > 0 ? new Router({ linger: 0 }) : null;
+for (const address of rawAddresses) await router?.bind(address);
 const rawLoop = (async () => {
   if (!router) return;
   try {
@@ -30,7 +33,7 @@ register('hop', (x: Tensor, w: Tensor) => rpcSync<Tensor>(2, 'affine', [x.mul(w)
 await initRpc(rank === 1 ? 'callee' : `callee${rank}`, {
   rank,
   worldSize: 3,
-  backendOptions: { initMethod, rpcTimeout: 60 },
+  backendOptions: { initMethod, rpcTimeout: 60, ipc },
 });
 if (parentPort) parentPort.postMessage('ready');
 else process.stdout.write('ready\n');
