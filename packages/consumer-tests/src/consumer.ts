@@ -88,6 +88,11 @@ export function buildPackages(pkgs: readonly PublicPackage[]): void {
   );
 }
 
+/** Where `pnpm pack --pack-destination dest` writes package `p`'s tarball. */
+export function tarballOf(p: PublicPackage, dest: string): string {
+  return join(dest, `${p.name.replace(/^@/, '').replace('/', '-')}-${p.manifest.version}.tgz`);
+}
+
 /**
  * `pnpm pack` of each package into `dest` (pnpm turns `workspace:^` into real ranges);
  * returns the tarball of each package name.
@@ -97,7 +102,7 @@ export function packPackages(pkgs: readonly PublicPackage[], dest: string): Map<
   const tarballs = new Map<string, string>();
   for (const p of pkgs) {
     run('pnpm', ['pack', '--pack-destination', dest], p.dir);
-    const file = join(dest, `${p.name.replace(/^@/, '').replace('/', '-')}-${p.manifest.version}.tgz`);
+    const file = tarballOf(p, dest);
     if (!existsSync(file)) throw new Error(`pnpm pack of ${p.name} left no ${file}`);
     tarballs.set(p.name, file);
   }

@@ -1,42 +1,55 @@
-// Once per run: build, pack and install every public package into a consumer project in the
-// system temp folder, outside the workspace, so no workspace tsconfig, `paths` or
-// node_modules can leak into what the specs see (Note [Specs on packed tarballs]).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// Once per run: builds every public package, then starts making the consumer project (prepare.ts:
+// pack and install them into a project in the system temp folder, outside the workspace, so no
+// workspace tsconfig, `paths` or node_modules can leak into what the specs see: Note [Specs on
+// packed tarballs]) and returns; each consumer spec file waits for it (ready.ts). The build is
+// not left to run beside the specs: some run `wiregrad-run`, which loads dist/ once it exists.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { buildPackages, installTarballs, packPackages, publicPackages, usePnpm, withBuildLock } from './consumer.js';
+import { ROOT, buildPackages, publicPackages, tarballOf, usePnpm, withBuildLock } from './consumer.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** the consumer project: package.json and node_modules with the installed tarballs */
+    /** the consumer project: package.json and node_modules with the installed tarballs (once ready.ts says so) */
     consumerDir: string;
     /** package name -> its packed tarball */
     tarballs: Record<string, string>;
   }
 }
 
-export default function setup(project: TestProject): () => void {
-  const pkgs = publicPackages();
+export default function setup(project: TestProject): () => Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'wiregrad-consumer-'));
-  const consumer = join(dir, 'app');
-  let tarballs: Map<string, string>;
+  const pkgs = publicPackages();
   try {
     usePnpm(join(dir, 'bin'));
-    tarballs = withBuildLock(() => {
-      buildPackages(pkgs);
-      return packPackages(pkgs, join(dir, 'tarballs'));
-    });
-    installTarballs(consumer, pkgs, tarballs, ['node']);
-    writeFileSync(
-      join(consumer, 'package.json'),
-      JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2),
-    );
+    withBuildLock(() => buildPackages(pkgs));
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;
   }
-  project.provide('consumerDir', consumer);
-  project.provide('tarballs', Object.fromEntries(tarballs));
-  return () => rmSync(dir, { recursive: true, force: true });
+  const prepare = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./prepare.ts', import.meta.url)), dir],
+    { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  prepare.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exited = new Promise<void>((resolve) =>
+    prepare.once('close', (code, signal) => {
+      // a prepare that died before it could say so (ready.ts waits for one of the two files)
+      if (!existsSync(join(dir, 'ready')) && !existsSync(join(dir, 'failed')))
+        writeFileSync(join(dir, 'failed'), `prepare.ts ended (${signal ?? `exit code ${code}`}):\n${stderr}`);
+      resolve();
+    }),
+  );
+  project.provide('consumerDir', join(dir, 'app'));
+  project.provide('tarballs', Object.fromEntries(pkgs.map((p) => [p.name, tarballOf(p, join(dir, 'tarballs'))])));
+  return async () => {
+    if (prepare.exitCode === null && prepare.signalCode === null) prepare.kill('SIGTERM');
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+  };
 }
