@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { bundleFixtures, runProcess } from './index.js';
@@ -16,5 +17,22 @@ describe('bundleFixtures (Note [Bundled fixtures])', () => {
       fixtures.remove();
     }
     expect(existsSync(fixtures.dir)).toBe(false);
+  });
+
+  it('removes the bundles of processes that are gone, and keeps those of live ones', async () => {
+    const gone = await runProcess(process.execPath, ['-e', 'console.log(process.pid)']);
+    const first = await bundleFixtures([entry('child')]);
+    const cache = dirname(first.dir);
+    const orphan = join(cache, `child-${gone.stdout.trim()}-0`);
+    const live = join(cache, `child-${process.ppid}-0`);
+    mkdirSync(orphan, { recursive: true });
+    mkdirSync(live, { recursive: true });
+    const second = await bundleFixtures([entry('child')]);
+    try {
+      expect([existsSync(orphan), existsSync(live), existsSync(first.dir)]).toEqual([false, true, true]);
+    } finally {
+      for (const b of [first, second]) b.remove();
+      rmSync(live, { recursive: true, force: true });
+    }
   });
 });

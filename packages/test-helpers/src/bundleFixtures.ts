@@ -1,6 +1,6 @@
 // A spec's TypeScript fixtures bundled once, for child processes and threads that plain Node
 // runs (Note [Bundled fixtures]).
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Plugin } from 'esbuild';
 
@@ -56,7 +56,9 @@ export async function bundleFixtures(
     : (entries as Readonly<Record<string, string>>);
   const [first, path] = Object.entries(named)[0]!;
   const root = opts.root ?? packageOf(path);
-  const dir = join(root, 'node_modules', '.cache', 'wiregrad-fixtures', `${first}-${process.pid}-${bundles++}`);
+  const cache = join(root, 'node_modules', '.cache', 'wiregrad-fixtures');
+  removeOrphans(cache);
+  const dir = join(cache, `${first}-${process.pid}-${bundles++}`);
   mkdirSync(dir, { recursive: true });
   // imported here, not at the top: a bundled fixture that imports this package must not need esbuild
   const { build } = await import('esbuild');
@@ -78,6 +80,38 @@ export async function bundleFixtures(
     file: (name) => join(dir, `${name.replace(/\.m?ts$/, '')}.mjs`),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * Removes the bundles of processes that are gone (`name-pid-n`): vitest ends its worker
+ * processes without their 'exit' event, so a bundle a spec made without removing it (the scenario
+ * bundles of runWorkers) would stay behind after every run.
+ */
+function removeOrphans(cache: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(cache);
+  } catch {
+    return; // no bundle yet
+  }
+  for (const name of names) {
+    const pid = Number(/-(\d+)-\d+$/.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue;
+    try {
+      rmSync(join(cache, name), { recursive: true, force: true });
+    } catch {
+      // another process is removing it too
+    }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'; // alive, someone else's
+  }
 }
 
 /** The nearest folder above `file` with a package.json. */

@@ -135,7 +135,7 @@ export async function runWorkers(spec: WorkerSpec): Promise<unknown[]> {
   return Promise.all(runs);
 }
 
-/** Bundles of (scenario, teardown) this process asked for, and those made: removed when it exits. */
+/** Bundles of (scenario, teardown) this process asked for, and those made: removed when it exits (or, where it is ended without its 'exit' event, by the next bundleFixtures). */
 const scenarioBundles = new Map<string, Promise<BundledFixtures>>();
 const madeBundles: BundledFixtures[] = [];
 
