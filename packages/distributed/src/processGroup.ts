@@ -215,6 +215,12 @@ export function mailbox(): Mailbox {
   return m;
 }
 
+/** Whether this rank sends to every other member of `group` over a local pair (Note [Ring pieces]). */
+export function sendsLocallyTo(group: ProcessGroup): boolean {
+  const w = current();
+  return group.ranks.every((r) => r === w.rank || w.pairs?.has(r) === true);
+}
+
 /**
  * Delivers `chunk` to global rank `to` under `key`. Over a local pair (Note [Local pairs]) it
  * resolves once the kernel holds it; over RPC once it is in that rank's mailbox (`confirm`: that

@@ -1,9 +1,9 @@
 import type { Tensor } from '@wiregrad/autograd';
 import { DistributedError } from '../errors.js';
-import { groupOf } from '../processGroup.js';
+import { groupOf, sendsLocallyTo } from '../processGroup.js';
 import { agree } from './exchange.js';
 import { ReduceOp, combine, finish, isReduceOp } from './reduceOp.js';
-import { ringAllReduce } from './ring.js';
+import { LOCAL_RING_PIECE_BYTES, RING_PIECE_BYTES, ringAllReduce } from './ring.js';
 import { checkTensor, receivedView, storageView, valuesOf, wire, writeBack } from './tensors.js';
 import { type CollectiveOptions, type Launched, launch } from './work.js';
 
@@ -53,11 +53,16 @@ export function allReduce<O extends ReduceOptions>(t: Tensor, opts?: O): Launche
       writeBack(t, acc);
       return;
     }
-    const { ex } = await agree(group, desc);
+    const pieceBytes = sendsLocallyTo(group) ? LOCAL_RING_PIECE_BYTES : RING_PIECE_BYTES;
+    const { ex, chunks } = await agree(group, { ...desc, pieceBytes });
     // in place where it can (Note [Collectives copy nothing large])
     const view = storageView(t);
     const values = view ?? valuesOf(t);
-    await ringAllReduce(ex, values, op, t.dtype);
+    const agreed = Math.min(
+      pieceBytes,
+      ...chunks.map((c) => (c ? (c.meta.pieceBytes ?? RING_PIECE_BYTES) : pieceBytes)),
+    );
+    await ringAllReduce(ex, values, op, t.dtype, agreed);
     if (view) t.storage.version++;
     else writeBack(t, values);
   });

@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tensor, toTypedArray } from '@wiregrad/autograd';
+import { narrow, noGrad, tensor, toTypedArray } from '@wiregrad/autograd';
 import { LocalPairs } from './localPairs.js';
 import type { Chunk } from './mailbox.js';
 
@@ -45,6 +45,27 @@ describe('local pairs (Note [Local pairs])', () => {
     await a.send(1, 'k5', { meta: { kind: 'ring' }, data: tensor(Array.from(big), { dtype: 'float32' }) });
     await until(() => got.length === 5);
     expect(toTypedArray(got[4]![1].data!)).toEqual(big);
+  });
+
+  it('land large data at the address the sender had it at, modulo 8, read straight into the block (Notes [Aligned blocks], [Reads into the block])', async () => {
+    const { a, got } = await two();
+    const values = Array.from({ length: 400_001 }, (_, i) => Math.sin(i));
+    const whole = tensor(values, { dtype: 'float32' });
+    const address = (t: NonNullable<Chunk['data']>) => t.storage.data.byteOffset + t.offset * 4;
+    // odd and even float offsets, and small data between large ones on the same connection
+    const sent = [0, 1, 2, 3].map((k) => noGrad(() => narrow(whole, 0, k, 400_000 - k)));
+    for (const [k, t] of sent.entries()) {
+      await a.send(1, `big${k}`, { meta: { kind: 'ring' }, data: t });
+      await a.send(1, `small${k}`, { meta: { kind: 'x' }, data: tensor([k, -k], { dtype: 'float64' }) });
+    }
+    await until(() => got.length === 8);
+    sent.forEach((t, k) => {
+      const [key, chunk] = got[2 * k]!;
+      expect(key).toBe(`big${k}`);
+      expect(toTypedArray(chunk.data!)).toEqual(toTypedArray(t));
+      expect(address(chunk.data!) % 8).toBe(address(t) % 8);
+      expect(Array.from(toTypedArray(got[2 * k + 1]![1].data!))).toEqual([k, -k]);
+    });
   });
 
   it('drop a connection that does not show the nonce, unread, and never send to it', async () => {

@@ -17,6 +17,8 @@ export interface Descriptor {
   op?: string;
   root?: number;
   extra?: string;
+  /** the ring's piece size this rank asks for: not compared, the group takes the smallest (Note [Ring pieces]) */
+  pieceBytes?: number;
 }
 
 interface Waiter {

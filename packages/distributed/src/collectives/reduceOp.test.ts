@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { zeros } from '@wiregrad/autograd';
-import { combine } from './reduceOp.js';
+import { combine, finish } from './reduceOp.js';
 
 const loopSum = (a: Float32Array | Float64Array, b: Float32Array | Float64Array) => {
   const out = a.slice();
@@ -29,6 +29,32 @@ describe('combine (Note [Fixed reduction order])', () => {
             for (let i = 0; i < n; i++) [acc[i], x[i]] = [next(), next()];
             const expected = loopSum(acc, x);
             combine(acc, x, 'SUM');
+            expect(Buffer.from(acc.buffer, acc.byteOffset, acc.byteLength)).toEqual(
+              Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength),
+            );
+          },
+        ),
+        { numRuns: 20 },
+      );
+    },
+  );
+
+  it.each(['float32', 'float64'] as const)(
+    "AVG's division on the kernels gives the bits of one IEEE division per element, for any number of ranks",
+    (dtype) => {
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 1, max: 9000 }),
+          fc.integer({ min: 2, max: 7 }),
+          fc.boolean(),
+          (n, ranks, onTensorMemory) => {
+            const Typed = dtype === 'float32' ? Float32Array : Float64Array;
+            const acc = onTensorMemory
+              ? (zeros([n], { dtype }).storage.data.subarray(0, n) as Float32Array)
+              : new Typed(n);
+            for (let i = 0; i < n; i++) acc[i] = Math.sin(i * 7.1 + ranks) * 10 ** ((i % 9) - 4);
+            const expected = acc.map((v) => v / ranks);
+            finish(acc, 'AVG', ranks);
             expect(Buffer.from(acc.buffer, acc.byteOffset, acc.byteLength)).toEqual(
               Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength),
             );

@@ -12,21 +12,34 @@ import { receivedView, wire } from './tensors.js';
  * at most RING_PIECE_BYTES, one one-way message each (Note [One-way messages]), and each piece
  * runs through the steps on its own: what a step receives of piece k is what the next step sends
  * of it, so piece k goes on as soon as it is folded, while later pieces are still on their way (a
- * pipeline). The peer hears a message at least every piece, so a step of tens of MiB never looks
- * like silence to the heartbeat check (Note [Peer liveness]). Cutting a chunk of 1 MiB or less
- * into more pieces (at least 4, tried in session 11) made each piece a wake-up of the receiving
- * process and cost more than the overlap gave on 2 cores: 4 MiB on 4 processes 0.16 GB/s with 4
- * pieces against 0.22-0.31 with one, on 2 processes 0.64-1.12 against 1.20-1.51 (runs alternated,
- * load 0.3-3.6). See Note [Fixed reduction order].
+ * pipeline). How large the pieces are: Note [Ring pieces]. See Note [Fixed reduction order].
  */
-/** Each chunk travels in pieces of at most this many bytes (Note [Ring all-reduce]). */
+
+/**
+ * Note [Ring pieces]
+ * Over RPC a chunk travels in pieces of at most 1 MiB: the peer hears a message at least every
+ * piece, so a step of tens of MiB never looks like silence to the heartbeat check (Note [Peer
+ * liveness]). Over local pairs (Note [Local pairs]) the heartbeats travel apart from the data, and
+ * every piece costs wake-ups: a Unix socket carries about 210 KiB (the kernel's send buffer) per
+ * wake-up of the sender and of the receiver, and a 1 MiB piece arrived 1.5-2 ms after the one
+ * before it where the bytes alone take 0.3-0.5 ms. So there the pieces are up to 16 MiB: the DDP
+ * model's 7,450,000 B took 4.0-4.7 ms on 2 processes against 10.5-11.5 with 1 MiB pieces, and 64
+ * MiB 57-65 against 71-82 (29 Nov, 2 runs each, load 0.2-1.2); 4 processes on 2 cores were no
+ * worse (64 MiB 130-177 ms against 200-236). Every rank must cut the same pieces: each asks for
+ * its size in the all-reduce's descriptor (16 MiB when it sends to every other member over a
+ * local pair, else 1 MiB) and the ring uses the smallest asked for. Cutting a chunk into more
+ * pieces than that (at least 4, tried in session 11) cost more than the overlap gave on 2 cores.
+ */
+/** Pieces over RPC, and over local pairs, of at most this many bytes (Note [Ring pieces]). */
 export const RING_PIECE_BYTES = 1 << 20;
+export const LOCAL_RING_PIECE_BYTES = 16 << 20;
 
 export async function ringAllReduce(
   ex: Exchange,
   buf: TypedArray,
   op: ReduceOp,
   dtype: Tensor['dtype'],
+  pieceBytes: number,
 ): Promise<void> {
   const n = ex.size;
   const i = ex.rank;
@@ -38,7 +51,7 @@ export async function ringAllReduce(
   };
   // every rank cuts every chunk into the same number of pieces (from the smallest chunk's size)
   const chunkBytes = Math.floor(buf.length / n) * buf.BYTES_PER_ELEMENT;
-  const np = Math.max(1, Math.ceil(chunkBytes / RING_PIECE_BYTES));
+  const np = Math.max(1, Math.ceil(chunkBytes / pieceBytes));
   const piece = (chunk: number, k: number) => {
     const c = part(chunk);
     return c.subarray(Math.floor((k * c.length) / np), Math.floor(((k + 1) * c.length) / np));
