@@ -64,6 +64,8 @@ describe('pnpm demo ddp (the mnist convnet with DistributedDataParallel through 
       const r = await runDemo(
         ['ddp', '--train', '256', '--test', '100', '--epochs', '1', '--seed', '1', '--out', out],
         240_000,
+        {},
+        { source: true },
       );
       expect(r.status, r.stdout + r.stderr).toBe(0);
       for (const rank of [0, 1]) {

@@ -80,7 +80,7 @@ describe('pnpm demo names (real processes, real ZeroMQ)', () => {
 
   it('--ddp: two wiregrad-run processes train the whole model on halves of each batch, rank 0 reports, samples and saves', async () => {
     const out = mkdtempSync(join(tmpdir(), 'wiregrad-names-ddp-'));
-    const r = await runDemo(['names', '--ddp', '--steps', '100', '--out', out], 300_000);
+    const r = await runDemo(['names', '--ddp', '--steps', '100', '--out', out], 300_000, {}, { source: true });
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain(
       'wiregrad demo: character Transformer, DistributedDataParallel on 2 processes (wiregrad-run), 16 names each a step',

@@ -1,7 +1,7 @@
 // A spec's TypeScript fixtures bundled once, for child processes and threads that plain Node
 // runs (Note [Bundled fixtures]).
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { Plugin } from 'esbuild';
 
 /**
@@ -15,10 +15,11 @@ import type { Plugin } from 'esbuild';
  *
  * What is bundled is what the specs test: the workspace's packages as the `source` condition
  * resolves them (their TypeScript) and the fixtures' relative imports. Every other package stays
- * an import of the bundle that Node resolves at run time, as it would for the unbundled code, and
- * so does what the packages load with Node's own `require` (zeromq, gpu.js: Note [zeromq is
- * loaded by Node]): the bundle is written inside `root`'s node_modules folder, which must be able
- * to resolve them (a package that depends on them), and one process still loads one zeromq.
+ * an import of the bundle, of the file esbuild resolves it to from its importer, which Node loads
+ * at run time as it would for the unbundled code. What the packages load with Node's own
+ * `require` at run time (zeromq, gpu.js: Note [zeromq is loaded by Node]) esbuild cannot see: the
+ * bundle is written inside `root`'s node_modules folder, which must be able to resolve them (a
+ * package that depends on them, or the workspace's root), and one process still loads one zeromq.
  * Entries keep their names (`teardownThread.ts` becomes `teardownThread.mjs` in one folder), so a
  * fixture starts another with `new URL('./teardownThread.mjs', import.meta.url)`.
  */
@@ -31,11 +32,23 @@ export interface BundledFixtures {
   remove(): void;
 }
 
-/** Where the workspace's packages are bundled from their sources and every other import stays Node's. */
+/** Marks the resolution workspaceOnly asks esbuild for, so it does not come back to the plugin. */
+const RESOLVING = Symbol('resolving');
+
+/**
+ * Where the workspace's packages are bundled from their sources and every other import stays
+ * Node's, as the absolute path of the file it resolves to from its importer (a package that only
+ * a workspace package depends on is not reachable from the bundle's folder under pnpm).
+ */
 const workspaceOnly: Plugin = {
   name: 'workspace-only',
   setup(b) {
-    b.onResolve({ filter: /^[^./#]/ }, (args) => (args.path.startsWith('@wiregrad/') ? undefined : { external: true }));
+    b.onResolve({ filter: /^[^./#]/ }, async (args) => {
+      if (args.path.startsWith('@wiregrad/') || args.pluginData === RESOLVING) return undefined;
+      const found = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: RESOLVING });
+      const file = found.errors.length === 0 && !found.external && isAbsolute(found.path);
+      return { path: file ? found.path : args.path, external: true };
+    });
   },
 };
 

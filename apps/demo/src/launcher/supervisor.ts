@@ -1,5 +1,4 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { type DemoConfig, workerArgv } from '../cli.js';
 import { SECRET_ENV, groupSecret } from '@wiregrad/rpc/secret';
 import { LOST_THE_SERVER, type WorkerReport } from '../protocol.js';
@@ -24,7 +23,7 @@ export async function supervise(
   onMessage: (m: WorkerReport) => void,
   log: (line: string) => void,
 ): Promise<Supervised> {
-  const entry = fileURLToPath(new URL('../main.ts', import.meta.url));
+  const { entry, execArgv } = launcherProgram();
   const children: ChildProcess[] = [];
   let failure: string | null = null;
   let interrupted = false;
@@ -55,7 +54,7 @@ export async function supervise(
   };
   const exits = Array.from({ length: c.workers }, (_, rank) => {
     const child = fork(entry, workerArgv(c, rank, master), {
-      execArgv: ['--conditions=source', '--import', 'tsx'],
+      execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       env,
     });
@@ -80,4 +79,19 @@ export async function supervise(
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   return { failure, lost };
+}
+
+/**
+ * Note [Workers run the launcher's program]
+ * A worker is the launcher's own program started with `worker ...`: the file Node started here
+ * (`src/main.ts` under tsx, as `pnpm demo` runs it, or a bundle of it) with the same Node flags,
+ * less an inspector's (a second process cannot listen on the same port). A bundled launcher
+ * thus starts bundled workers, in a fraction of the cpu that loading the sources through tsx
+ * costs each of them (the demo's specs run it so: Note [Bundled fixtures]).
+ */
+function launcherProgram(): { entry: string; execArgv: string[] } {
+  return {
+    entry: process.argv[1]!,
+    execArgv: process.execArgv.filter((f) => !/^--inspect(-brk|-port|-wait)?(=|$)/.test(f)),
+  };
 }
