@@ -1,6 +1,6 @@
 // A spec's TypeScript fixtures bundled once, for child processes and threads that plain Node
 // runs (Note [Bundled fixtures]).
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import type { Plugin } from 'esbuild';
 
@@ -18,8 +18,9 @@ import type { Plugin } from 'esbuild';
  * an import of the bundle, of the file esbuild resolves it to from its importer, which Node loads
  * at run time as it would for the unbundled code. What the packages load with Node's own
  * `require` at run time (zeromq, gpu.js: Note [zeromq is loaded by Node]) esbuild cannot see: the
- * bundle is written inside `root`'s node_modules folder, which must be able to resolve them (a
- * package that depends on them, or the workspace's root), and one process still loads one zeromq.
+ * bundle is written inside `root`'s node_modules folder, which must be able to resolve them (by
+ * default the folder of `@wiregrad/rpc`, which depends on zeromq, where the fixtures' package
+ * reaches it), and one process still loads one zeromq.
  * Entries keep their names (`teardownThread.ts` becomes `teardownThread.mjs` in one folder), so a
  * fixture starts another with `new URL('./teardownThread.mjs', import.meta.url)`.
  */
@@ -68,7 +69,7 @@ export async function bundleFixtures(
     ? Object.fromEntries(entries.map((e: string) => [basename(e).replace(/\.m?ts$/, ''), e]))
     : (entries as Readonly<Record<string, string>>);
   const [first, path] = Object.entries(named)[0]!;
-  const root = opts.root ?? packageOf(path);
+  const root = opts.root ?? rootOf(packageOf(path));
   const cache = join(root, 'node_modules', '.cache', 'wiregrad-fixtures');
   removeOrphans(cache);
   const dir = join(cache, `${first}-${process.pid}-${bundles++}`);
@@ -125,6 +126,12 @@ function isAlive(pid: number): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM'; // alive, someone else's
   }
+}
+
+/** Where the bundles of `pkg`'s fixtures go by default: the folder of the rpc package it reaches, else its own. */
+function rootOf(pkg: string): string {
+  const rpc = join(pkg, 'node_modules', '@wiregrad', 'rpc');
+  return existsSync(rpc) ? realpathSync(rpc) : pkg;
 }
 
 /** The nearest folder above `file` with a package.json. */

@@ -1,9 +1,8 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { bundleFixtures, packageOf, type BundledFixtures } from './bundleFixtures.js';
+import { bundleFixtures, type BundledFixtures } from './bundleFixtures.js';
 
 /** The lowest port the kernel hands out by itself (Linux: ip_local_port_range; elsewhere IANA's 49152). */
 function ephemeralLow(): number {
@@ -151,17 +150,12 @@ function scenarioBundle(scenario: URL, teardown: URL | undefined): Promise<Bundl
   let bundle = scenarioBundles.get(key);
   if (!bundle) {
     if (scenarioBundles.size === 0) process.once('exit', removeScenarioBundles);
-    const path = fileURLToPath(scenario);
-    const pkg = packageOf(path);
-    const rpc = join(pkg, 'node_modules', '@wiregrad', 'rpc');
-    bundle = bundleFixtures(
-      {
-        worker: fileURLToPath(new URL('./worker.ts', import.meta.url)),
-        scenario: path,
-        ...(teardown === undefined ? {} : { teardown: fileURLToPath(teardown) }),
-      },
-      { root: existsSync(rpc) ? realpathSync(rpc) : pkg },
-    ).then((b) => {
+    bundle = bundleFixtures({
+      // first: the bundle's root is the scenario's package's (Note [Bundled fixtures])
+      scenario: fileURLToPath(scenario),
+      worker: fileURLToPath(new URL('./worker.ts', import.meta.url)),
+      ...(teardown === undefined ? {} : { teardown: fileURLToPath(teardown) }),
+    }).then((b) => {
       madeBundles.push(b);
       return b;
     });

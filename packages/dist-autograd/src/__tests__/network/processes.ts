@@ -2,10 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { bundleFixtures } from '@wiregrad/test-helpers';
 import type { TrainingEvent, TrainingResult } from './psTraining.js';
 
 const packageDir = fileURLToPath(new URL('../../../', import.meta.url));
-const script = fileURLToPath(new URL('./psWorker.ts', import.meta.url));
+// bundled once per spec file: each worker starts in a fraction of tsx's cpu (Note [Bundled fixtures])
+const script = (await bundleFixtures([fileURLToPath(new URL('./psWorker.ts', import.meta.url))])).file('psWorker');
 
 export type Line = (TrainingEvent | ({ event: 'result' } & TrainingResult) | { event: 'deadline'; rank: number }) & {
   at: number;
@@ -38,9 +40,6 @@ export class WorkerProcess {
   ) {
     const argv = [
       process.execPath,
-      '--conditions=source',
-      '--import',
-      'tsx',
       script,
       '--rank',
       String(rank),
