@@ -30,6 +30,13 @@ describe('demo end to end (real processes, real ZeroMQ)', () => {
     expect(r.stdout).toContain('bytes sent per step');
   }, 240_000);
 
+  it("from its sources, as pnpm demo runs it: the workers run src/main.ts under tsx too (Note [Workers run the launcher's program])", async () => {
+    const out = mkdtempSync(join(tmpdir(), 'wiregrad-demo-'));
+    const r = await runDemo(['--epochs', '2', '--out', out, '--seed', '1'], 240_000, {}, { source: true });
+    expect(r.status, r.stderr).toBe(0);
+    expect([...r.stdout.matchAll(/held-out accuracy: ([\d.]+)%/g)]).toHaveLength(2);
+  }, 240_000);
+
   it.each(['batch', 'dist'])(
     '--update %s trains Iris above 90 %% held-out accuracy too',
     async (update) => {
