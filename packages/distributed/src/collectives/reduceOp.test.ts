@@ -9,6 +9,18 @@ const loopSum = (a: Float32Array | Float64Array, b: Float32Array | Float64Array)
   return out;
 };
 
+type Dtype = 'float32' | 'float64';
+
+/** `n` zeros of `dtype`, in the cpu backend's memory (a tensor's storage) or a plain typed array. */
+const floats = (dtype: Dtype, n: number, onTensorMemory: boolean) =>
+  onTensorMemory
+    ? (zeros([n], { dtype }).storage.data.subarray(0, n) as Float32Array | Float64Array)
+    : new (dtype === 'float32' ? Float32Array : Float64Array)(n);
+
+/** The same bits, element for element. */
+const expectSameBits = (a: Float32Array | Float64Array, b: Float32Array | Float64Array) =>
+  expect(Buffer.from(a.buffer, a.byteOffset, a.byteLength)).toEqual(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+
 describe('combine (Note [Fixed reduction order])', () => {
   it.each(['float32', 'float64'] as const)(
     'a %s sum on the kernels gives the bits of the one-add-per-element loop, in place, on tensor memory and plain arrays',
@@ -21,17 +33,12 @@ describe('combine (Note [Fixed reduction order])', () => {
           (n, seed, onTensorMemory) => {
             let s = seed;
             const next = () => ((s = (s * 48271) % 2147483647) / 2147483647 - 0.5) * 10 ** ((s % 9) - 4);
-            const Typed = dtype === 'float32' ? Float32Array : Float64Array;
-            const acc = onTensorMemory
-              ? (zeros([n], { dtype }).storage.data.subarray(0, n) as Float32Array)
-              : new Typed(n);
-            const x = new Typed(n);
+            const acc = floats(dtype, n, onTensorMemory);
+            const x = floats(dtype, n, false);
             for (let i = 0; i < n; i++) [acc[i], x[i]] = [next(), next()];
             const expected = loopSum(acc, x);
             combine(acc, x, 'SUM');
-            expect(Buffer.from(acc.buffer, acc.byteOffset, acc.byteLength)).toEqual(
-              Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength),
-            );
+            expectSameBits(acc, expected);
           },
         ),
         { numRuns: 20 },
@@ -48,16 +55,11 @@ describe('combine (Note [Fixed reduction order])', () => {
           fc.integer({ min: 2, max: 7 }),
           fc.boolean(),
           (n, ranks, onTensorMemory) => {
-            const Typed = dtype === 'float32' ? Float32Array : Float64Array;
-            const acc = onTensorMemory
-              ? (zeros([n], { dtype }).storage.data.subarray(0, n) as Float32Array)
-              : new Typed(n);
+            const acc = floats(dtype, n, onTensorMemory);
             for (let i = 0; i < n; i++) acc[i] = Math.sin(i * 7.1 + ranks) * 10 ** ((i % 9) - 4);
             const expected = acc.map((v) => v / ranks);
             finish(acc, 'AVG', ranks);
-            expect(Buffer.from(acc.buffer, acc.byteOffset, acc.byteLength)).toEqual(
-              Buffer.from(expected.buffer, expected.byteOffset, expected.byteLength),
-            );
+            expectSameBits(acc, expected);
           },
         ),
         { numRuns: 20 },
