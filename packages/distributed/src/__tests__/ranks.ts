@@ -37,6 +37,8 @@ export interface RanksOptions {
   extra?: unknown;
   /** SIGKILL every rank still running after this many ms (default 60 s) */
   timeoutMs?: number;
+  /** a rank that is expected never to exit (it stops itself): SIGKILLed once every other rank has exited */
+  hangs?: number;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -50,6 +52,8 @@ export async function runRanks(name: string, worldSize: number, opts: RanksOptio
   const port = await freePort();
   const bundle = await bundleOf(name);
   const [main, scenario] = [bundle.file('rankMain'), bundle.file(name)];
+  const children: ReturnType<typeof spawn>[] = [];
+  let running = worldSize;
   return Promise.all(
     Array.from({ length: worldSize }, (_, rank) => {
       const t0 = performance.now();
@@ -67,6 +71,7 @@ export async function runRanks(name: string, worldSize: number, opts: RanksOptio
           SCENARIO_EXTRA: JSON.stringify(opts.extra ?? null),
         },
       });
+      children[rank] = child;
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -75,6 +80,7 @@ export async function runRanks(name: string, worldSize: number, opts: RanksOptio
       return new Promise<RankRun>((resolve) =>
         child.once('close', (code, signal) => {
           clearTimeout(timer);
+          if (--running === 1 && opts.hangs !== undefined && rank !== opts.hangs) children[opts.hangs]!.kill('SIGKILL');
           const line = stdout.split('\n').find((l) => l.startsWith('RESULT '));
           let result: unknown = null;
           try {

@@ -147,9 +147,9 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
     const cut: number[] = [];
     const { es, proxies } = await proxiedRun({
       latencyMs: 20,
-      // the ps holds turn 6 back for 5 s: both trainers wait on it with their requests delivered, and
+      // the ps holds turn 6 back for 2.5 s: both trainers wait on it with their requests delivered, and
       // the connections are back (within ~0.1 s) before the ps answers (a ROUTER drops answers to a peer not connected)
-      args: { pauseAtTurn: 6, pauseMs: 5000 },
+      args: { pauseAtTurn: 6, pauseMs: 2500 },
       during: async (w, proxies) => {
         await w[0]!.waitFor((l) => l.event === 'paused', 60_000);
         await sleep(300);

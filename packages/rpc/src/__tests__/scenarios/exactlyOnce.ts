@@ -71,7 +71,11 @@ export async function run({ rank, worldSize, initMethod, extra }: ScenarioContex
   });
   if (rank !== 0) {
     await rpcSync(0, 'increment'); // traffic this way too: rank 1 calls through rank 0's proxy
-    return new Promise<unknown>((resolve) => register('finish', async () => void setTimeout(resolve, 10)));
+    await new Promise<void>((resolve) => register('finish', () => void setTimeout(resolve, 10)));
+    // both ranks leave through the graceful barrier: a rank that left abruptly would keep the
+    // other's graceful shutdown waiting out the dead-peer window (30 s at 20 %)
+    await shutdown();
+    return null;
   }
   let expected: Tensor = tensor(new Float32Array(64).fill(1));
   let last: Tensor | null = null;

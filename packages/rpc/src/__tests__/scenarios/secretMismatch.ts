@@ -7,7 +7,7 @@ export async function run({ rank, worldSize, initMethod, extra }: ScenarioContex
   const mine = secrets[rank];
   const backendOptions = {
     initMethod,
-    rpcTimeout: rank === 0 ? 4 : 10,
+    rpcTimeout: rank === 0 ? 2.5 : 10,
     ...(mine === null ? { insecure: true } : { secret: mine }),
   };
   try {
