@@ -1,6 +1,7 @@
 import type { Tensor } from '@wiregrad/autograd';
 import { DistributedError } from '../errors.js';
 import { groupOf, sendsLocallyTo } from '../processGroup.js';
+import { directAllReduce } from './direct.js';
 import { agree } from './exchange.js';
 import { ReduceOp, combine, finish, isReduceOp } from './reduceOp.js';
 import { LOCAL_RING_PIECE_BYTES, RING_PIECE_BYTES, ringAllReduce } from './ring.js';
@@ -62,7 +63,9 @@ export function allReduce<O extends ReduceOptions>(t: Tensor, opts?: O): Launche
       pieceBytes,
       ...chunks.map((c) => (c ? (c.meta.pieceBytes ?? RING_PIECE_BYTES) : pieceBytes)),
     );
-    await ringAllReduce(ex, values, op, t.dtype, agreed);
+    // every rank asked for local pieces only if it reaches every member over a local pair (Note [Direct all-reduce])
+    const everyLocal = agreed === LOCAL_RING_PIECE_BYTES;
+    await (n > 2 && everyLocal ? directAllReduce : ringAllReduce)(ex, values, op, t.dtype, agreed);
     if (view) t.storage.version++;
     else writeBack(t, values);
   });

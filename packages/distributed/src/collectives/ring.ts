@@ -1,7 +1,7 @@
 import type { Tensor, TypedArray } from '@wiregrad/autograd';
 import type { Exchange } from './exchange.js';
-import { type ReduceOp, combine, finish } from './reduceOp.js';
-import { receivedView, wire } from './tensors.js';
+import { type ReduceOp, finish } from './reduceOp.js';
+import { Pieces } from './pieces.js';
 
 /**
  * Note [Ring all-reduce]
@@ -45,45 +45,25 @@ export async function ringAllReduce(
   const i = ex.rank;
   const next = (i + 1) % n;
   const prev = (i - 1 + n) % n;
-  const part = (k: number) => {
-    const c = ((k % n) + n) % n;
-    return buf.subarray(Math.floor((c * buf.length) / n), Math.floor(((c + 1) * buf.length) / n));
-  };
-  // every rank cuts every chunk into the same number of pieces (from the smallest chunk's size)
-  const chunkBytes = Math.floor(buf.length / n) * buf.BYTES_PER_ELEMENT;
-  const np = Math.max(1, Math.ceil(chunkBytes / pieceBytes));
-  const piece = (chunk: number, k: number) => {
-    const c = part(chunk);
-    return c.subarray(Math.floor((k * c.length) / np), Math.floor(((k + 1) * c.length) / np));
-  };
-  // no copy: Note [Collectives wait for receipts only where memory is reused]
-  const send = (step: number, chunk: number, k: number, confirm: boolean) =>
-    ex.send(next, `${step}.${k}`, { meta: { kind: 'ring' }, data: wire(piece(chunk, k), dtype) }, confirm);
-  const receive = async (step: number, chunk: number, k: number, fold: boolean) => {
-    const into = piece(chunk, k);
-    const c = await ex.recv(prev, `${step}.${k}`);
-    const incoming = receivedView(c.data, into.length, `ring step ${step} from rank ${prev}`);
-    if (fold) combine(into, incoming, op);
-    else into.set(incoming);
-    c.release?.();
-  };
+  const pieces = new Pieces(ex, buf, dtype, pieceBytes);
   const gathered: Promise<void>[] = [];
   const run = async (k: number) => {
     // reduce-scatter: step 1+s sends chunk i-s and folds chunk i-s-1, which step 2+s sends on
-    void send(1, i, k, false);
+    void pieces.send(next, 1, i, k, false);
     for (let s = 0; s < n - 1; s++) {
-      await receive(1 + s, i - s - 1, k, true);
-      if (s < n - 2) void send(2 + s, i - s - 1, k, false);
+      await pieces.receive(prev, 1 + s, i - s - 1, k, op);
+      if (s < n - 2) void pieces.send(next, 2 + s, i - s - 1, k, false);
     }
-    finish(piece(i + 1, k), op, n);
+    finish(pieces.piece(i + 1, k), op, n);
     // all-gather: step n+s sends chunk i+1-s and takes chunk i-s, which step n+s+1 sends on;
     // these chunks are the caller's memory once this returns: wait for their receipts
-    gathered.push(send(n, i + 1, k, n === 2 && k === np - 1));
+    const last = k === pieces.count - 1;
+    gathered.push(pieces.send(next, n, i + 1, k, n === 2 && last));
     for (let s = 0; s < n - 1; s++) {
-      await receive(n + s, i - s, k, false);
-      if (s < n - 2) gathered.push(send(n + s + 1, i - s, k, s === n - 3 && k === np - 1));
+      await pieces.receive(prev, n + s, i - s, k, null);
+      if (s < n - 2) gathered.push(pieces.send(next, n + s + 1, i - s, k, s === n - 3 && last));
     }
   };
-  await Promise.all(Array.from({ length: np }, (_, k) => run(k)));
+  await Promise.all(Array.from({ length: pieces.count }, (_, k) => run(k)));
   await Promise.all(gathered);
 }

@@ -45,7 +45,8 @@ export async function run({ rank, extra }: { rank: number; extra: { localPairs?:
   await allReduce(i32, { op: ReduceOp.PRODUCT });
   out.i32 = i32;
 
-  // a ring all-reduce (4 MiB), bit-identical on every rank
+  // a large all-reduce (4 MiB): the ring, or with N > 2 all over local pairs the direct one (Note [Direct
+  // all-reduce]); bit-identical on every rank
   const big = tensor(
     Float32Array.from({ length: 1 << 20 }, (_, i) => Math.sin(i * 0.001 + rank)),
     { dtype: 'float32' },
