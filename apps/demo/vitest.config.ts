@@ -1,4 +1,5 @@
 import { defineProject } from 'vitest/config';
+import { prebundled } from '../../vitest.prebundle.js';
 
 export default defineProject({
   resolve: { conditions: ['source'] },
@@ -6,6 +7,15 @@ export default defineProject({
   test: {
     name: 'demo',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // tensor, autograd and nn from one bundle each run: see Note [Pre-bundled workspace packages in specs]
+    deps: prebundled([
+      '@wiregrad/tensor',
+      '@wiregrad/tensor/internal',
+      '@wiregrad/autograd',
+      '@wiregrad/autograd/internal',
+      '@wiregrad/nn',
+      '@wiregrad/nn/optim',
+    ]),
     // 60 s, not 5 (10 for hooks): see Note [Timeouts under load] in the root vitest.config.ts
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -36,8 +36,8 @@ describe('exactly-once calls and one-way messages across connection resets (Note
   // also resetting the link, a peer went unheard for 15 s and for 30 s in two of about ten runs at
   // load 1-5 (no handshake got through for that long): there the first 8 chunks of each connection
   // pass (TcpProxy's passFirst: the greeting and the handshake), and every chunk after them draws.
-  // Fewer steps and slower heartbeats keep the run short; both ranks leave through the graceful
-  // barrier (a rank left abruptly, and the other's graceful shutdown waited out the 30 s dead-peer window).
+  // Fewer steps and slower heartbeats keep the run short; both ranks leave abruptly once every
+  // call is answered (a graceful shutdown waited out the 30 s dead-peer window for the other).
   for (const [resetChance, passFirst, steps, heartbeatMs, deadAfterHeartbeats] of [
     [0.01, 0, 150, 100, 30],
     [0.05, 0, 80, 100, 30],

@@ -71,11 +71,8 @@ export async function run({ rank, worldSize, initMethod, extra }: ScenarioContex
   });
   if (rank !== 0) {
     await rpcSync(0, 'increment'); // traffic this way too: rank 1 calls through rank 0's proxy
-    await new Promise<void>((resolve) => register('finish', () => void setTimeout(resolve, 10)));
-    // both ranks leave through the graceful barrier: a rank that left abruptly would keep the
-    // other's graceful shutdown waiting out the dead-peer window (30 s at 20 %)
-    await shutdown();
-    return null;
+    // then the harness's teardown shuts down abruptly
+    return new Promise<unknown>((resolve) => register('finish', async () => void setTimeout(resolve, 10)));
   }
   let expected: Tensor = tensor(new Float32Array(64).fill(1));
   let last: Tensor | null = null;
@@ -95,7 +92,10 @@ export async function run({ rank, worldSize, initMethod, extra }: ScenarioContex
   const { resent } = getRpcStats();
   for (const p of proxies) p.setResetChance(0);
   await rpcSync(1, 'finish');
-  await shutdown();
+  // rank 1 has answered everything: both leave abruptly. A graceful shutdown would wait out the
+  // dead-peer window (30 s at 20 %) for rank 1, which leaves abruptly, and graceful on both sides
+  // once left rank 1 waiting for barrier messages through the proxies this rank closes next
+  await shutdown({ graceful: false });
   await Promise.all(proxies.map((p) => p.close()));
   return {
     bitIdentical: Buffer.from(toTypedArray(last!).buffer).equals(Buffer.from(toTypedArray(expected).buffer)),
