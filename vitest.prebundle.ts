@@ -13,7 +13,19 @@ import type { DepsOptimizationOptions } from 'vitest/node';
  * `force`: the optimizer's cache is keyed on the lockfile and the config, not on these sources,
  * so without it a spec would run against a bundle of sources edited since (checked: it did).
  * vitest passes `force` on to Vite, whose option it is; its type for these options omits it.
+ * esbuild resolves the packages' own `imports` (tensor's `#platform`) with the `source`
+ * condition too, as vitest does: else it took dist/platform/node.js, a second copy of the
+ * platform beside the sources, and on a clean clone (no dist/ yet) failed to resolve it.
  */
 export function prebundled(packages: string[]): { optimizer: { ssr: DepsOptimizationOptions } } {
-  return { optimizer: { ssr: { enabled: true, include: packages, force: true } as DepsOptimizationOptions } };
+  return {
+    optimizer: {
+      ssr: {
+        enabled: true,
+        include: packages,
+        force: true,
+        esbuildOptions: { conditions: ['source'] },
+      } as DepsOptimizationOptions,
+    },
+  };
 }
