@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { DepsOptimizationOptions } from 'vitest/node';
 
 /**
@@ -16,6 +17,10 @@ import type { DepsOptimizationOptions } from 'vitest/node';
  * esbuild resolves the packages' own `imports` (tensor's `#platform`) with the `source`
  * condition too, as vitest does: else it took dist/platform/node.js, a second copy of the
  * platform beside the sources, and on a clean clone (no dist/ yet) failed to resolve it.
+ * The bundles are written under tensor's node_modules (`prebundleCacheDir`): tensor loads gpu.js
+ * with a `require` of the file that runs (Note [zeromq is loaded by Node]), which from the
+ * project's own node_modules/.vite did not find it (no package but tensor depends on it; a clean
+ * clone's CI run failed every gpu spec of autograd and nn with "Cannot find module 'gpu.js'").
  */
 export function prebundled(packages: string[]): { optimizer: { ssr: DepsOptimizationOptions } } {
   return {
@@ -29,3 +34,7 @@ export function prebundled(packages: string[]): { optimizer: { ssr: DepsOptimiza
     },
   };
 }
+
+/** Where project `name` keeps its pre-bundles (Vite's cacheDir): see Note [Pre-bundled workspace packages in specs]. */
+export const prebundleCacheDir = (name: string): string =>
+  join(import.meta.dirname, 'packages/tensor/node_modules/.vite', name);

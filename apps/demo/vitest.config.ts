@@ -1,7 +1,8 @@
 import { defineProject } from 'vitest/config';
-import { prebundled } from '../../vitest.prebundle.js';
+import { prebundleCacheDir, prebundled } from '../../vitest.prebundle.js';
 
 export default defineProject({
+  cacheDir: prebundleCacheDir('demo'),
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: {
