@@ -22,12 +22,22 @@ import type { DepsOptimizationOptions } from 'vitest/node';
  * project's own node_modules/.vite did not find it (no package but tensor depends on it; a clean
  * clone's CI run failed every gpu spec of autograd and nn with "Cannot find module 'gpu.js'").
  */
-export function prebundled(packages: string[]): { optimizer: { ssr: DepsOptimizationOptions } } {
+/** Every entry point of each workspace package a project may pre-bundle: all of them, or two copies would load. */
+const ENTRY_POINTS = {
+  tensor: ['@wiregrad/tensor', '@wiregrad/tensor/internal'],
+  autograd: ['@wiregrad/autograd', '@wiregrad/autograd/internal'],
+  nn: ['@wiregrad/nn', '@wiregrad/nn/optim'],
+} as const;
+
+export function prebundled(...packages: (keyof typeof ENTRY_POINTS)[]): {
+  optimizer: { ssr: DepsOptimizationOptions };
+} {
+  const include = packages.flatMap((p) => ENTRY_POINTS[p]);
   return {
     optimizer: {
       ssr: {
         enabled: true,
-        include: packages,
+        include,
         force: true,
         esbuildOptions: { conditions: ['source'] },
       } as DepsOptimizationOptions,
