@@ -4,7 +4,7 @@
 //
 // Note [Static checks beside the specs]
 // The static checks are cpu-bound (tsc, eslint, prettier: minutes of cpu, fewer since
-// Note [Grouped type-check programs]) and the specs mostly wait (on child processes, heartbeats
+// Note [Type-checked by TypeScript 7]) and the specs mostly wait (on child processes, heartbeats
 // and timeouts; Note [Spec workers] in vitest.config.ts): one after the other they took 6 + 15
 // minutes on 2 shared cores (load 6-21). Side by side, the
 // checks run at a lower priority (nice 10), so they take the cpu the specs leave idle rather
