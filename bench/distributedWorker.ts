@@ -20,8 +20,14 @@ setNumThreads(1);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const report = (r: Record<string, unknown>) => getRank() === 0 && console.log(JSON.stringify(r));
 
+/**
+ * The median of `iters` calls, after as many untimed ones (at least 2), on both sides alike
+ * (torchDistPeer.py's timed): steady state, which a training run lives in. Two warm-up calls left
+ * our 8-byte all-reduce on 4 processes partly in V8's baseline tiers: 0.84-0.93 ms over the first 50
+ * calls, 0.58-0.92 over the next ones, 0.47-0.58 over 400 (gloo, native, needs none).
+ */
 async function timed(iters: number, fn: () => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < 2; i++) await fn();
+  for (let i = 0; i < Math.max(2, iters); i++) await fn();
   await barrier();
   const times: number[] = [];
   for (let i = 0; i < iters; i++) {
