@@ -4,12 +4,13 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cpuKernelInfo, getNumThreads, setCpuKernels, setNumThreads, shutdownThreadPool } from './cpuKernels.js';
 import { randn } from '../../../index.js';
-import { ThreadPool } from './threadPool.js';
+import { ThreadPool, spinLoads } from './threadPool.js';
 import { wasmRuntime } from './wasmRuntime.js';
 import { TensorError } from '../../../errors.js';
 
 const run = promisify(execFile);
 const fixture = fileURLToPath(new URL('./__tests__/poolExit.fixture.ts', import.meta.url));
+const spinFixture = fileURLToPath(new URL('./__tests__/poolSpin.fixture.ts', import.meta.url));
 
 describe('cpu kernel settings (Note [Kernel choice])', () => {
   const threads = getNumThreads();
@@ -58,6 +59,22 @@ describe('cpu kernel settings (Note [Kernel choice])', () => {
 });
 
 describe('thread pool (Note [Thread pool])', () => {
+  it('WIREGRAD_POOL_SPIN: a whole number of loads >= 0 (0 sleeps at once), anything else the default 4000 (Note [Pool spin])', () => {
+    expect([spinLoads('0'), spinLoads('250'), spinLoads(undefined), spinLoads('')]).toEqual([0, 250, 4000, 4000]);
+    expect([spinLoads('-1'), spinLoads('1.5'), spinLoads('many')]).toEqual([4000, 4000, 4000]);
+  });
+
+  it.each(['0', '100000'])(
+    'with WIREGRAD_POOL_SPIN=%s a process splits a big add over its threads and gets the same sums',
+    async (spin) => {
+      const { stdout } = await run(process.execPath, ['--conditions=source', '--import', 'tsx', spinFixture], {
+        env: { ...process.env, WIREGRAD_POOL_SPIN: spin, WIREGRAD_NUM_THREADS: '2' },
+      });
+      expect(JSON.parse(stdout)).toEqual({ poolThreads: 2, same: true });
+    },
+    60_000,
+  );
+
   it('a trap on a pool thread reaches the caller as KERNEL_FAILED, and the pool keeps working', async () => {
     const runtime = wasmRuntime()!;
     const pool = new ThreadPool(runtime, 2);

@@ -19,6 +19,28 @@ const READY = 3;
 const CLAIM = 4;
 const ARGS = 32;
 
+/**
+ * Note [Pool spin]
+ * A sleeping thread is woken through the kernel (Atomics.wait/notify: a futex), and on this
+ * project's 2-core VM that wake took long enough to show: in the MLP step of `pnpm bench pytorch`
+ * the main thread spent ~0.16 ms a step in `post` and ~0.4 ms in `join` waiting for a worker to
+ * wake (cpu profile, Node 24). So a worker that finished a job checks for the next one
+ * SPIN_LOADS times (~20-25 us) before it sleeps, and the calling thread does the same before it
+ * sleeps in join: a burst of kernels (the step's five products, an elementwise op cut in two)
+ * hands over without a wake. Blocks of MLP steps: median 1.48-1.53 ms against 1.68-1.82 without
+ * (alternated runs, load 1.3-1.7); `add_` on 1M floats 0.064-0.071 ms against 0.106-0.189. The spin is
+ * bounded so a busy machine loses at most that much per job, unlike OpenMP's default spin of
+ * milliseconds, which collapses on shared cores (Note [Timed blocks] in bench/report.ts).
+ * WIREGRAD_POOL_SPIN sets the count (0: sleep at once).
+ */
+const SPIN_LOADS = spinLoads(platform.env('WIREGRAD_POOL_SPIN'));
+
+/** WIREGRAD_POOL_SPIN's count: a whole number >= 0, else the default. */
+export function spinLoads(value: string | undefined): number {
+  const n = Number(value);
+  return value !== undefined && value !== '' && Number.isSafeInteger(n) && n >= 0 ? n : 4000;
+}
+
 // Note [Pool worker]: plain JavaScript evaluated in the worker, so it needs no loader for
 // TypeScript; the platform binds `workerData` (Note [Pool on the web]). It instantiates the
 // kernels over the shared memory, says it is ready, and serves jobs posted through its
@@ -32,6 +54,8 @@ const args = new Float64Array(control, ${ARGS});
 Atomics.store(ctl, ${READY}, 1);
 let seen = 0;
 for (;;) {
+  // a short spin before sleeping catches the next job of a burst (Note [Pool spin])
+  for (let spin = 0; spin < ${SPIN_LOADS} && Atomics.load(ctl, ${JOB}) === seen; spin++);
   Atomics.wait(ctl, ${JOB}, seen);
   const seq = Atomics.load(ctl, ${JOB});
   if (seq === seen) continue;
@@ -87,6 +111,7 @@ class PoolWorker {
 
   /** Blocks until the posted job is done; false if it threw. */
   join(): boolean {
+    for (let spin = 0; spin < SPIN_LOADS && Atomics.load(this.control, DONE) !== this.seq; spin++);
     for (;;) {
       const done = Atomics.load(this.control, DONE);
       if (done === this.seq) break;
