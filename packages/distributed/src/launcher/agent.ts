@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { type RunArgs, workerEnv } from './args.js';
 import { mallocEnv } from './mallocTunables.js';
+import { THREADS_WARNING, threadsEnv } from './threadsEnv.js';
 
 /** How a worker of one attempt ended. */
 export interface WorkerExit {
@@ -74,6 +75,8 @@ export class LocalAgent {
   private stopping: NodeJS.Signals | null = null;
   readonly runId = randomUUID();
   private readonly secret: Record<string, string>;
+  /** WIREGRAD_NUM_THREADS for the workers (Note [One cpu thread per worker]) */
+  private readonly threads: Record<string, string>;
 
   constructor(
     private readonly args: RunArgs,
@@ -81,6 +84,7 @@ export class LocalAgent {
     private readonly err: NodeJS.WritableStream = process.stderr,
   ) {
     this.secret = runSecret(args, process.env);
+    this.threads = threadsEnv(args.nprocPerNode, process.env);
   }
 
   /** Runs the group, restarting it on failure; resolves with the launcher's exit code. */
@@ -91,6 +95,7 @@ export class LocalAgent {
     };
     const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
     for (const s of signals) process.on(s, forward);
+    if (this.threads.WIREGRAD_NUM_THREADS !== undefined) this.err.write(THREADS_WARNING);
     try {
       for (let attempt = 0; ; attempt++) {
         const failure = await this.attempt(attempt);
@@ -120,7 +125,7 @@ export class LocalAgent {
     const exits = Array.from({ length: a.nprocPerNode }, (_, local) => {
       const env = workerEnv(a, local, port, restartCount, this.runId);
       const child = spawn(process.execPath, [...nodeArgs(a.script), ...a.scriptArgs], {
-        env: { ...mallocEnv(process.env), ...process.env, ...this.secret, ...env },
+        env: { ...mallocEnv(process.env), ...this.threads, ...process.env, ...this.secret, ...env },
         stdio: ['inherit', 'pipe', 'pipe'],
       });
       this.children.push(child);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRunArgs, workerEnv } from './args.js';
 import { runSecret } from './agent.js';
 import { MALLOC_TUNABLES, mallocEnv } from './mallocTunables.js';
+import { THREADS_WARNING, threadsEnv } from './threadsEnv.js';
 
 const bin = fileURLToPath(new URL('../../bin/wiregrad-run.mjs', import.meta.url));
 const script = fileURLToPath(new URL('../__tests__/fixtures/launched.ts', import.meta.url));
@@ -115,6 +116,12 @@ describe('wiregrad-run (torchrun)', () => {
     expect(mallocEnv({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' })).toEqual({});
   });
 
+  it('gives each worker one cpu thread when a node runs several, unless the environment sets WIREGRAD_NUM_THREADS, as torchrun does with OMP_NUM_THREADS', () => {
+    expect(threadsEnv(2, {})).toEqual({ WIREGRAD_NUM_THREADS: '1' });
+    expect(threadsEnv(2, { WIREGRAD_NUM_THREADS: '2' })).toEqual({});
+    expect(threadsEnv(1, {})).toEqual({});
+  });
+
   it('runs a .ts script on every rank, each line prefixed with its rank', async () => {
     const r = await launch(['--nproc-per-node', '2', '--standalone', script, 'ok']);
     expect(r.code, r.stderr).toBe(0);
@@ -125,6 +132,9 @@ describe('wiregrad-run (torchrun)', () => {
     expect(r.stdout).toContain('[rank0]: secret 43\n'); // the run's own group secret
     // See Note [Large messages and malloc] (the spec's own environment does not set GLIBC_TUNABLES)
     expect(r.stdout).toContain(`[rank1]: malloc ${MALLOC_TUNABLES}\n`);
+    // See Note [One cpu thread per worker] (the spec's own environment does not set WIREGRAD_NUM_THREADS)
+    expect(r.stdout).toContain('[rank0]: threads 1\n');
+    expect(r.stderr.split(THREADS_WARNING)).toHaveLength(2);
     expect(r.stderr).toContain('[rank0]: done\n');
     expect(r.stderr).toContain('[rank1]: done\n');
   }, 90_000);
