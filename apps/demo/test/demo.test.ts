@@ -67,7 +67,7 @@ describe('demo when a trainer dies and a replacement joins (Note [Trainers compu
       // long enough for the replacement to join while trainer 2 still trains (4 s to notice the death, 1-3 s to
       // start): it joined at trainer 2's epoch 535 with async updates, and at 23 with batch ones (whose steps wait
       // for the dead trainer until the server notices), on an idle machine, where epochs are fastest
-      const epochs = update === 'async' ? '1500' : '400';
+      const epochs = update === 'async' ? '1000' : '400';
       const run = node(['--update', update, '--epochs', epochs, '--seed', '1', '--master', master, '--out', out]);
       let joiner: ReturnType<typeof node> | null = null;
       let stdout = '';

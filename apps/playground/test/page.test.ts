@@ -164,7 +164,7 @@ describe('the playground in headless Chromium', () => {
     await setControl(page, 'device', 'both');
     await settled(page, '&& window.playground.step === 0');
     await page.click('#play');
-    await waitInPage(page, 'window.playground.step >= 30', 'window.playground', h.errors, 240_000);
+    await waitInPage(page, 'window.playground.step >= 20', 'window.playground', h.errors, 240_000);
     await page.click('#play');
     both = await state(page);
     const { cpu, gpu } = both.curves;
