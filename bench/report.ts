@@ -101,6 +101,13 @@ export async function blockMedians<K extends string>(
   return Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)])) as Record<K, number>;
 }
 
+/** `call` as interleavedMediansAsync times an asynchronous case: a promise of its milliseconds. */
+export const timed = (call: () => Promise<unknown>) => async (): Promise<number> => {
+  const t0 = performance.now();
+  await call();
+  return performance.now() - t0;
+};
+
 /** blockMedians for functions timed here, synchronously (Note [Timed blocks]). */
 export function interleavedMedians(
   fns: Record<string, () => unknown>,

@@ -10,7 +10,7 @@ import { rand, tensor, type Tensor } from '@wiregrad/autograd';
 import { backward, context, getGradients } from '@wiregrad/dist-autograd';
 import { getRpcStats, initRpc, rpcAsync, rpcSync, shutdown } from '@wiregrad/rpc/internal';
 import { freePort } from '@wiregrad/test-helpers';
-import { compare, interleavedMediansAsync, printRows, type Row } from './report.js';
+import { compare, interleavedMediansAsync, printRows, type Row, timed } from './report.js';
 import { torchRpcTimes } from './torchRpcPeer.js';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -34,13 +34,6 @@ async function roundTrips(n: number, call: () => Promise<unknown>): Promise<{ ms
   const cpu = process.cpuUsage(cpu0);
   return { ms: median(times), cpuUs: (cpu.user + cpu.system) / n };
 }
-
-/** `call` as interleavedMediansAsync times an asynchronous case: a promise of its milliseconds. */
-const timed = (call: () => Promise<unknown>) => async () => {
-  const t0 = performance.now();
-  await call();
-  return performance.now() - t0;
-};
 
 /** Milliseconds per call with `inFlight` calls outstanding for `total` calls. */
 async function inFlightMs(total: number, inFlight: number, call: () => Promise<unknown>): Promise<number> {
@@ -156,7 +149,39 @@ export async function run(): Promise<Row[]> {
   const rows: Row[] = [];
   for (const how of ['processes', 'threads'] as const) rows.push(...(await runWith(how)));
   rows.push(...(await overTcp(rows)));
+  rows.push(await echoWithOldSpace());
   return rows;
+}
+
+/** Old space Node starts with in echoWithOldSpace (Note [Large messages and the GC] in @wiregrad/rpc). */
+const OLD_SPACE_MB = 64;
+
+/**
+ * The 16 MiB echo again, between a caller and a callee process of their own (rpcEcho.ts), both
+ * started with --initial-old-space-size: what Note [Large messages and the GC] advises for
+ * processes that receive tensors of 16 MB or more. The raw echo runs in the same processes.
+ */
+async function echoWithOldSpace(): Promise<Row> {
+  console.log(`\n## 16 MiB echo, processes started with --initial-old-space-size=${OLD_SPACE_MB}`);
+  const child = spawn(
+    process.execPath,
+    [`--initial-old-space-size=${OLD_SPACE_MB}`, '--conditions=source', '--import', 'tsx', here('./rpcEcho.ts')],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const code = await new Promise((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`bench/rpcEcho.ts exited with ${String(code)}`);
+  const { raw, ours } = JSON.parse(out.trim().split('\n').at(-1)!) as { raw: number; ours: number };
+  console.log(
+    `  ours ${ours.toFixed(1)} ms, raw zeromq ${raw.toFixed(1)} ms (ratio ${(raw / ours).toFixed(2)}, target >= 0.8)`,
+  );
+  return compare(
+    `16 MiB f32 tensor echo (median), callee processes, --initial-old-space-size=${OLD_SPACE_MB}`,
+    ['rpcSync', ours],
+    ['raw zeromq', raw],
+    0.8,
+  );
 }
 
 /**

@@ -199,6 +199,22 @@ export function readTensorRecord(data: Uint8Array): WireTensor {
 }
 
 /**
+ * Note [Large messages and the GC]
+ * A received tensor frame is a view of the frame zeromq.js received: above 128 bytes it hands
+ * ZeroMQ's message buffer to JavaScript as an external buffer (no copy), which V8 counts towards
+ * its old generation's allocation limit (about 2.3x the live heap after the last mark-compact)
+ * until a GC finds it dead. With the ~12.5 MB heap of an rpc process that limit leaves ~16.8 MB
+ * of room, so every received 16 MiB tensor started an incremental mark-compact (10-25 ms of
+ * marking): the 16 MiB echo between two processes took 24-27 ms against 14.5-16 for a raw
+ * ZeroMQ echo in the same processes, which crossed the limit every other message (~1 against
+ * ~0.5 mark-compacts per message per process). A frame cannot be freed before the GC, nor
+ * received into memory of our own (zeromq.js has no such call), and the limit cannot be raised
+ * once Node runs. So processes that receive tensors of 16 MB or more should start Node with
+ * `--initial-old-space-size=64` (MB; or more): the echo then took 15.4-17.2 ms against raw
+ * 13.7-18.8 (29 Nov, 4 runs each, idle 2-core EPYC). `pnpm bench rpc` prints that row too.
+ */
+
+/**
  * Rebuilds a tensor from its record and its bytes: inline (the decoder's own copy), or its
  * frame (copied only when misaligned); `framed` says which it used.
  */
