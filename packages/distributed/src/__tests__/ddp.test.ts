@@ -35,6 +35,18 @@ describe('DistributedDataParallel on 2 processes', () => {
     expect(r1.trained).toEqual(r0.trained);
     expect(r0.trained).not.toEqual(r0.initial);
     expect(r0.parityMaxDiff).toBeLessThan(1e-5);
+    // each gradient its own tensor (parameters: 0.weight, 0.bias, 2.weight, 2.bias)
+    expect(r0.gradStorages).toEqual([0, 1, 2, 3]);
+
+    // gradientAsBucketView (Note [Gradients as bucket views]): the very same training, whether the
+    // optimizer sets the gradients to none or zeroes them in place, and each gradient a view of its
+    // bucket: [2.bias, 2.weight, 0.bias] in the first, 0.weight in the second
+    for (const [rank, r] of [r0, r1].entries())
+      for (const mode of ['asViews', 'asViewsZeroedInPlace'])
+        expect(r[mode], `rank ${rank} ${mode}`).toEqual({
+          trained: r0.trained,
+          gradStorages: [0, 1, 1, 1],
+        });
 
     // noSync accumulated locally; the synced backward averaged the sums over ranks
     const n0 = r0.noSync as { localSum: Values; synced: Values; syncedDigest: string };
@@ -53,6 +65,9 @@ describe('DistributedDataParallel on 2 processes', () => {
     u0.extraWeight[0]!.forEach((v, k) => expect(v).toBeCloseTo(colSums[k % 3]! / 2, 5));
     expect([u0.neverGrad, u1.neverGrad]).toEqual([null, null]);
     expect(u0.mainBias).toEqual([[2, 2]]);
+    // the same with each gradient a view of its bucket (Note [Gradients as bucket views])
+    expect(r0.unusedAsViews).toEqual(r0.unused);
+    expect(r1.unusedAsViews).toEqual(r1.unused);
     for (const r of [r0, r1])
       expect(r.unfinished).toMatchObject({
         code: 'UNFINISHED_REDUCTION',

@@ -16,6 +16,12 @@ export interface DistributedDataParallelOptions {
   broadcastBuffers?: boolean;
   /** the group to average over (default: the world) */
   processGroup?: ProcessGroup;
+  /**
+   * each averaged `.grad` is a view of its gradient bucket rather than a copy (PyTorch's
+   * gradient_as_bucket_view; default false): one copy of the gradients fewer in memory and one
+   * pass fewer per step (Note [Gradients as bucket views])
+   */
+  gradientAsBucketView?: boolean;
 }
 
 /** Every tensor in a forward's output (a tensor, or arrays and plain objects of them). */
@@ -65,7 +71,12 @@ export class DistributedDataParallel<In extends unknown[] = [Tensor], Out = Tens
     super();
     if (!(module instanceof Module))
       throw new DistributedError('INVALID_ARGUMENT', 'DistributedDataParallel wraps an nn Module');
-    const { bucketCapMb = 25, findUnusedParameters = false, broadcastBuffers = true } = opts;
+    const {
+      bucketCapMb = 25,
+      findUnusedParameters = false,
+      broadcastBuffers = true,
+      gradientAsBucketView = false,
+    } = opts;
     if (!(bucketCapMb > 0))
       throw new DistributedError('INVALID_ARGUMENT', `bucketCapMb must be positive, got ${bucketCapMb}`);
     const group = groupOf(opts.processGroup);
@@ -75,7 +86,7 @@ export class DistributedDataParallel<In extends unknown[] = [Tensor], Out = Tens
     const buckets = computeBucketAssignment(params, bucketCapMb * 1024 * 1024, DEFAULT_FIRST_BUCKET_BYTES);
     const syncBuffers = () =>
       broadcastBuffers && group.size() > 1 ? syncTensors(module.buffers(), src, group) : Promise.resolve();
-    this.reducer = new Reducer(params, buckets, group, findUnusedParameters, syncBuffers);
+    this.reducer = new Reducer(params, buckets, group, findUnusedParameters, syncBuffers, gradientAsBucketView);
     this.ready = syncTensors([...module.parameters(), ...module.buffers()], src, group).then(() => {
       this.isReady = true;
     });

@@ -8,9 +8,8 @@ import {
   noGrad,
   queueCallback,
   tensor,
-  zeros,
 } from '@wiregrad/autograd';
-import { awaitInPass, peekGrad, setUnseenGrad } from '@wiregrad/autograd/internal';
+import { awaitInPass, dropGrad, peekGrad, setUnseenGrad } from '@wiregrad/autograd/internal';
 import { allReduce } from '../collectives/allReduce.js';
 import { ReduceOp } from '../collectives/reduceOp.js';
 import { DistributedError } from '../errors.js';
@@ -42,6 +41,19 @@ interface Bucket {
  * reduced (else PyTorch's "Expected to have finished reduction" error). With
  * findUnusedParameters each bucket carries one more value per parameter, 1 where the rank used
  * it: a parameter no rank used keeps its `.grad` as it was (null), as in PyTorch.
+ *
+ * Note [Gradients as bucket views]
+ * PyTorch's gradient_as_bucket_view: with `gradientAsBucketView` each averaged `.grad` is a view
+ * of its bucket's flat buffer instead of a copy written back into the gradient, so the
+ * write-back pass and a second copy of every gradient go away. A gradient that is already its
+ * slot's view (kept from the last pass, zeroed in place by `zeroGrad(false)` and accumulated into
+ * by the engine) is not copied into the bucket either; one that is not (a fresh gradient after
+ * `zeroGrad()` set it to none, or one the user set) is copied in, and after the all-reduce the
+ * view replaces it (disposed when nobody else saw it: Note [Gradients nobody else saw] in
+ * @wiregrad/tensor). A rank that did not use a parameter contributes zeros to its slot: if that
+ * parameter's gradient was the slot's view, it gets a copy of its values first, so a parameter
+ * no rank used keeps its gradient as it was, as without views. As in PyTorch, a gradient held
+ * across a synced backward changes with the next one: it is the bucket.
  */
 export class Reducer {
   private readonly buckets: Bucket[];
@@ -58,6 +70,8 @@ export class Reducer {
     private readonly findUnusedParameters: boolean,
     /** runs after every bucket is averaged, before backwardAsync resolves (buffer broadcast) */
     private readonly afterReduction: () => Promise<void>,
+    /** each averaged gradient a view of its bucket (Note [Gradients as bucket views]) */
+    private readonly gradientAsBucketView = false,
   ) {
     this.buckets = assignment.map((params) => ({ params, pending: params.length, done: null, flat: null }));
     assignment.forEach((ps, b) => ps.forEach((i) => (this.bucketOf[i] = b)));
@@ -99,21 +113,46 @@ export class Reducer {
     // the gradients are read without being seen, and the views made here are released once
     // copied, so zeroGrad() can free them at once (Note [Gradients nobody else saw] in @wiregrad/tensor)
     const grads = ps.map((p, k) => (used[k] ? peekGrad(p) : null));
-    const parts = ps.map((p, k) => noGrad(() => grads[k]?.reshape([-1]) ?? zeros([p.numel], { dtype: p.dtype })));
-    if (this.findUnusedParameters) parts.push(tensor(used, { dtype: ps[0]!.dtype }));
-    const flat = flatten(bucket, parts);
-    // (a 1-d gradient is its own reshape)
-    parts.forEach((part, k) => part !== grads[k] && part.dispose());
+    const offsets: number[] = [];
+    ps.reduce((at, p) => (offsets.push(at), at + p.numel), 0);
+    const total = ps.reduce((n, p) => n + p.numel, 0);
+    const flat = (bucket.flat ??= empty([total + (this.findUnusedParameters ? ps.length : 0)], {
+      dtype: ps[0]!.dtype,
+    }));
+    noGrad(() => {
+      if (this.gradientAsBucketView)
+        ps.forEach((p, k) => {
+          // a slot this rank leaves at zero must not take a gradient with it (Note [Gradients as bucket views])
+          const held = peekGrad(p);
+          if (!used[k] && held && isSlot(held, flat, offsets[k]!)) setUnseenGrad(p, held.clone());
+        });
+      ps.forEach((p, k) => {
+        const g = grads[k];
+        if (this.gradientAsBucketView && g && isSlot(g, flat, offsets[k]!)) return;
+        // (a 1-d gradient is its own reshape)
+        const part = g?.reshape([-1]) ?? null;
+        intoSlot(flat, offsets[k]!, p.numel, part);
+        if (part && part !== g) part.dispose();
+      });
+      if (this.findUnusedParameters) {
+        const flags = tensor(used, { dtype: ps[0]!.dtype });
+        intoSlot(flat, total, ps.length, flags);
+        flags.dispose();
+      }
+    });
     bucket.done = allReduce(flat, { op: ReduceOp.AVG, group: this.group }).then(() =>
       noGrad(() => {
-        let offset = 0;
-        const total = ps.reduce((n, p) => n + p.numel, 0);
         ps.forEach((p, k) => {
-          const at = offset;
-          offset += p.numel;
+          const at = offsets[k]!;
           if (this.findUnusedParameters && valueAt(flat, total + k) === 0) return; // no rank used it
-          const avg = narrow(flat, 0, at, p.numel).reshape([...p.shape]);
           const g = peekGrad(p);
+          if (this.gradientAsBucketView) {
+            if (g && isSlot(g, flat, at)) return;
+            dropGrad(p);
+            setUnseenGrad(p, slotView(flat, at, p));
+            return;
+          }
+          const avg = slotView(flat, at, p);
           if (g) copy_(g, avg);
           else setUnseenGrad(p, avg.clone());
           releaseView(avg, flat);
@@ -147,23 +186,30 @@ export class Reducer {
 }
 
 /**
- * The bucket's gradients in its flat buffer: made by the first pass, then filled in place (a
- * fresh buffer of megabytes each pass paid its page faults every step). The previous pass's
- * all-reduce is over by then: backwardAsync resolved only after it (Note [Reducer]).
+ * Writes `part` (1-d, `numel` values; null: zeros) into `flat` at `at`. The flat buffer is the
+ * bucket's own memory (never a gradient's: zeroGrad() may free those), made by its first pass
+ * and filled in place by the next ones (a fresh buffer of megabytes each pass paid its page
+ * faults every step); the previous pass's all-reduce is over by then: backwardAsync resolved
+ * only after it (Note [Reducer]).
  */
-function flatten(bucket: Bucket, parts: Tensor[]): Tensor {
-  // memory of its own (never a part: a gradient zeroGrad() may free)
-  const flat = (bucket.flat ??= empty([parts.reduce((n, p) => n + p.numel, 0)], { dtype: parts[0]!.dtype }));
-  noGrad(() => {
-    let offset = 0;
-    for (const part of parts) {
-      const slot = narrow(flat, 0, offset, part.numel);
-      copy_(slot, part);
-      releaseView(slot, flat);
-      offset += part.numel;
-    }
-  });
-  return flat;
+function intoSlot(flat: Tensor, at: number, numel: number, part: Tensor | null): void {
+  const slot = narrow(flat, 0, at, numel);
+  if (part) copy_(slot, part);
+  else slot.zero_();
+  releaseView(slot, flat);
+}
+
+/** Whether `g` is the contiguous view of `flat` at `at` that Note [Gradients as bucket views] makes. */
+function isSlot(g: Tensor, flat: Tensor, at: number): boolean {
+  return g.storage === flat.storage && g.offset === flat.offset + at && g.isContiguous();
+}
+
+/** `p`'s slot of `flat` at `at`, shaped as `p`. */
+function slotView(flat: Tensor, at: number, p: Tensor): Tensor {
+  const slot = narrow(flat, 0, at, p.numel);
+  const shaped = slot.reshape([...p.shape]);
+  if (shaped !== slot) releaseView(slot, flat);
+  return shaped;
 }
 
 /** Disposes `view`, made of `base` here, unless it is `base` itself (a view over all of it may be). */

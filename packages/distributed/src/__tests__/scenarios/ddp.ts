@@ -15,6 +15,8 @@ const digest = (ts: Tensor[]) => {
   return h.digest('hex');
 };
 const values = (ts: Tensor[]) => ts.map((t) => Array.from(toTypedArray(t)));
+/** For each parameter, the index of the first parameter whose gradient has the same storage. */
+const storagesOf = (ps: Tensor[]) => ps.map((p) => ps.findIndex((q) => q.grad!.storage === p.grad!.storage));
 const maxDiff = (a: Tensor[], b: Tensor[]) => Math.max(...a.map((t, i) => t.sub(b[i]!).abs().max().item()));
 
 /** A module whose `extra` layer only rank 0 uses, and whose `never` layer no rank uses. */
@@ -61,6 +63,27 @@ export async function run({ rank }: { rank: number }) {
     opt.step();
   }
   out.trained = digest(model.parameters());
+  out.gradStorages = storagesOf(model.parameters());
+
+  // the same training with gradientAsBucketView (Note [Gradients as bucket views]), gradients set to none and zeroed in place
+  for (const setToNone of [true, false]) {
+    manualSeed(rank === 0 ? 1 : 2);
+    const viewModel = mlp();
+    const viewDdp = new DistributedDataParallel(viewModel, { gradientAsBucketView: true });
+    await viewDdp.ready;
+    const viewOpt = new SGD(viewDdp.parameters(), { lr: 0.002 });
+    for (let s = 0; s < STEPS; s++) {
+      viewOpt.zeroGrad({ setToNone });
+      const x = narrow(X.select(0, s), 0, rank * B, B);
+      const y = narrow(Y.select(0, s), 0, rank * B, B);
+      await mseLoss(viewDdp.call(x), y).backwardAsync();
+      viewOpt.step();
+    }
+    out[setToNone ? 'asViews' : 'asViewsZeroedInPlace'] = {
+      trained: digest(viewModel.parameters()),
+      gradStorages: storagesOf(viewModel.parameters()),
+    };
+  }
   if (rank === 0) {
     // one process on the whole 2B batch, from rank 0's initial parameters
     manualSeed(1);
@@ -89,20 +112,22 @@ export async function run({ rank }: { rank: number }) {
     synced: values(model.parameters().map((p) => p.grad!)),
   };
 
-  // unused parameters
-  manualSeed(5);
-  const branchy = new Branchy();
-  const find = new DistributedDataParallel(branchy, { findUnusedParameters: true });
-  await find.ready;
-  const bx = randn([2, 3]);
-  await find.call(bx).sum().backwardAsync();
-  const extraLocal = rank === 0 ? noGrad(() => bx.sum(0)) : null;
-  out.unused = {
-    extraWeight: values([branchy.extra.weight.grad!]),
-    extraLocal: extraLocal ? values([extraLocal]) : null,
-    neverGrad: branchy.never.weight.grad,
-    mainBias: values([branchy.main.bias!.grad!]),
-  };
+  // unused parameters, with gradients copied back and as bucket views
+  for (const gradientAsBucketView of [false, true]) {
+    manualSeed(5);
+    const branchy = new Branchy();
+    const find = new DistributedDataParallel(branchy, { findUnusedParameters: true, gradientAsBucketView });
+    await find.ready;
+    const bx = randn([2, 3]);
+    await find.call(bx).sum().backwardAsync();
+    const extraLocal = rank === 0 ? noGrad(() => bx.sum(0)) : null;
+    out[gradientAsBucketView ? 'unusedAsViews' : 'unused'] = {
+      extraWeight: values([branchy.extra.weight.grad!]),
+      extraLocal: extraLocal ? values([extraLocal]) : null,
+      neverGrad: branchy.never.weight.grad,
+      mainBias: values([branchy.main.bias!.grad!]),
+    };
+  }
   manualSeed(5);
   const strict = new DistributedDataParallel(new Branchy());
   await strict.ready;
