@@ -104,6 +104,11 @@ export async function run(): Promise<Row[]> {
       return `${(Math.min(1, Math.max(0, h)) * 100).toFixed(0)} % of ${comm.toFixed(2)} ms`;
     };
     const [ours, peer] = [ratio(o1!, o2!), ratio(t1!, t2!)];
+    // gradients as bucket views on both sides (PyTorch's gradient_as_bucket_view), reported beside
+    const viewsEnv = { ...env, BENCH_GRAD_VIEWS: '1' };
+    const views: [Result, Result] | null = quick
+      ? null
+      : [(await group('ours', 2, viewsEnv))[0]!, (await group('torch', 2, viewsEnv))[0]!];
     scaling.push({
       MLP: widths.replaceAll(',', '-'),
       'ours 1 / 2 procs (ms/step)': `${(o1!.stepMs as number).toFixed(2)} / ${(o2!.stepMs as number).toFixed(2)}`,
@@ -112,6 +117,9 @@ export async function run(): Promise<Row[]> {
       'torch 2-vs-1 samples/s': peer.toFixed(2),
       'all-reduce hidden behind backward (ours)': hidden(o2!),
       'all-reduce hidden (torch)': hidden(t2!),
+      ...(views && {
+        'as bucket views: ours / torch 2-vs-1': `${ratio(o1!, views[0]).toFixed(2)} / ${ratio(t1!, views[1]).toFixed(2)}`,
+      }),
     });
     rows.push({
       case: `DDP ${widths.replaceAll(',', '-')} 2 processes, batch 64 each`,

@@ -1,7 +1,7 @@
 // One rank of `pnpm bench distributed` (distributed.bench.ts starts it with torchrun's variables).
 // BENCH_MODE=allreduce: median ms of allReduce per size; BENCH_MODE=ddp: ms per DDP step
-// (BENCH_WIDTHS, batch 64 per rank), a step without sync, and the all-reduce of the gradients
-// alone. Rank 0 prints one JSON line per result. Every process runs at 1 thread.
+// (BENCH_WIDTHS, batch 64 per rank; BENCH_GRAD_VIEWS=1 with gradientAsBucketView), a step without
+// sync, and the all-reduce of the gradients alone. Rank 0 prints one JSON line per result. Every process runs at 1 thread.
 import { manualSeed, randint, randn, setNumThreads, zeros } from '@wiregrad/autograd';
 import { Linear, type Module, ReLU, Sequential, crossEntropy } from '@wiregrad/nn';
 import { SGD } from '@wiregrad/nn/optim';
@@ -71,7 +71,11 @@ if (process.env.BENCH_MODE === 'allreduce') {
   const x = randn([64, widths[0]!]);
   const y = randint(0, widths.at(-1)!, [64], { dtype: 'int32' });
   const world = getWorldSize();
-  const ddp = world > 1 ? new DistributedDataParallel(model) : null;
+  // BENCH_GRAD_VIEWS=1: gradients as bucket views (Note [Gradients as bucket views]; torchDistPeer.py alike)
+  const ddp =
+    world > 1
+      ? new DistributedDataParallel(model, { gradientAsBucketView: process.env.BENCH_GRAD_VIEWS === '1' })
+      : null;
   await ddp?.ready;
   const opt = new SGD(model.parameters(), { lr: 0.01 });
   const step = async (sync: boolean) => {

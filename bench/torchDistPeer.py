@@ -52,7 +52,8 @@ else:
     model = nn.Sequential(*layers)
     x = torch.randn(64, widths[0])
     y = torch.randint(0, widths[-1], (64,))
-    ddp = nn.parallel.DistributedDataParallel(model) if world > 1 else None
+    views = os.environ.get('BENCH_GRAD_VIEWS') == '1'  # gradient_as_bucket_view, as distributedWorker.ts
+    ddp = nn.parallel.DistributedDataParallel(model, gradient_as_bucket_view=views) if world > 1 else None
     net = ddp if ddp is not None else model
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
 
