@@ -57,7 +57,13 @@ describe('DistributedDataParallel on 2 processes', () => {
     );
 
     // findUnusedParameters: rank 1 never uses `extra`, no rank uses `never`
-    const u0 = r0.unused as { extraWeight: Values; extraLocal: Values; neverGrad: unknown; mainBias: Values };
+    const u0 = r0.unused as {
+      extraWeight: Values;
+      extraLocal: Values;
+      neverGrad: unknown;
+      mainBias: Values;
+      usedOnce: { firstPass: Values; secondPass: Values };
+    };
     const u1 = r1.unused as typeof u0;
     expect(u1.extraWeight).toEqual(u0.extraWeight);
     // d(sum(W x + b))/dW = column sums of x, for each output row; averaged with rank 1's zeros
@@ -65,6 +71,11 @@ describe('DistributedDataParallel on 2 processes', () => {
     u0.extraWeight[0]!.forEach((v, k) => expect(v).toBeCloseTo(colSums[k % 3]! / 2, 5));
     expect([u0.neverGrad, u1.neverGrad]).toEqual([null, null]);
     expect(u0.mainBias).toEqual([[2, 2]]);
+    // a parameter no rank used in a pass keeps its gradient as it was
+    for (const u of [u0, u1]) {
+      expect(u.usedOnce.secondPass).toEqual(u.usedOnce.firstPass);
+      expect(u.usedOnce.firstPass[0]!.some((v) => v !== 0)).toBe(true);
+    }
     // the same with each gradient a view of its bucket (Note [Gradients as bucket views])
     expect(r0.unusedAsViews).toEqual(r0.unused);
     expect(r1.unusedAsViews).toEqual(r1.unused);

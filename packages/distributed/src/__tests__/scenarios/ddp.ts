@@ -29,6 +29,16 @@ class Branchy extends Module {
   }
 }
 
+/** A module whose `once` layer every rank uses in its first forward only. */
+class UsedOnce extends Module {
+  main = new Linear(3, 2);
+  once = new Linear(3, 2);
+  first = true;
+  forward(x: Tensor): Tensor {
+    return this.first ? this.main.call(x).add(this.once.call(x)) : this.main.call(x);
+  }
+}
+
 /**
  * DDP on 2 ranks, batch B each, against one process on the 2B batch (rank 0 runs it after the
  * DDP steps), plus DDP's contract: ready, backwardAsync, noSync, unused parameters, buffers,
@@ -121,11 +131,27 @@ export async function run({ rank }: { rank: number }) {
     const bx = randn([2, 3]);
     await find.call(bx).sum().backwardAsync();
     const extraLocal = rank === 0 ? noGrad(() => bx.sum(0)) : null;
+    // a parameter no rank uses in the second pass keeps the first pass's gradient
+    manualSeed(6);
+    const usedOnce = new UsedOnce();
+    const onceDdp = new DistributedDataParallel(usedOnce, { findUnusedParameters: true, gradientAsBucketView });
+    await onceDdp.ready;
+    await onceDdp
+      .call(randn([2, 3]))
+      .sum()
+      .backwardAsync();
+    const firstPass = values([usedOnce.once.weight.grad!.clone()]);
+    usedOnce.first = false;
+    await onceDdp
+      .call(randn([2, 3]))
+      .sum()
+      .backwardAsync();
     out[gradientAsBucketView ? 'unusedAsViews' : 'unused'] = {
       extraWeight: values([branchy.extra.weight.grad!]),
       extraLocal: extraLocal ? values([extraLocal]) : null,
       neverGrad: branchy.never.weight.grad,
       mainBias: values([branchy.main.bias!.grad!]),
+      usedOnce: { firstPass, secondPass: values([usedOnce.once.weight.grad!]) },
     };
   }
   manualSeed(5);
