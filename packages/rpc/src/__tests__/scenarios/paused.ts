@@ -1,7 +1,10 @@
 import { initRpc, register, rpcSync, shutdown, type RpcError } from '@wiregrad/rpc';
 import { sleep, type ScenarioContext } from '@wiregrad/test-helpers';
 
-register('ping', () => 'pong');
+/** Resolves once this worker has answered a ping. */
+let answered!: () => void;
+const pinged = new Promise<void>((resolve) => (answered = resolve));
+register('ping', () => (answered(), 'pong'));
 
 /**
  * Rank 1's event loop stops for 1.5 s (a paused process looks the same to its peers), longer
@@ -20,6 +23,10 @@ export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
     await shutdown({ graceful: false });
     return 'ok';
   }
+  // pause only once rank 0's ping was answered and the answer sent: a ping still pending when
+  // rank 0 drops this worker would fail rank 0's run (it did once, in CI under load)
+  await pinged;
+  await sleep(50);
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);
   await sleep(50);
   const t0 = performance.now();
