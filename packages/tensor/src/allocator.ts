@@ -1,3 +1,4 @@
+import { envCount } from './envCount.js';
 import { TensorError } from './errors.js';
 import { type HeapBlock, HeapBlocks } from './heapBlocks.js';
 
@@ -24,13 +25,7 @@ export const MIN_CACHED_BYTES = 1024;
 const DEFAULT_LIMIT = 256 * 1024 * 1024;
 
 const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-let limit = parseLimit(env?.WIREGRAD_CPU_CACHE_BYTES) ?? DEFAULT_LIMIT;
-
-function parseLimit(value: string | undefined): number | null {
-  if (value === undefined || value === '') return null;
-  const n = Number(value);
-  return Number.isSafeInteger(n) && n >= 0 ? n : null;
-}
+let limit = envCount(env?.WIREGRAD_CPU_CACHE_BYTES, 0) ?? DEFAULT_LIMIT;
 
 /** Free buffers per bucket size, and all of them in the order they were freed (oldest first). */
 const freeLists = new Map<number, ArrayBuffer[]>();
@@ -152,7 +147,7 @@ export interface WasmHeap {
 }
 
 let heapOf: () => WasmHeap | null = () => null;
-let heapLimit = parseLimit(env?.WIREGRAD_CPU_HEAP_BYTES) ?? 256 * 1024 * 1024;
+let heapLimit = envCount(env?.WIREGRAD_CPU_HEAP_BYTES, 0) ?? 256 * 1024 * 1024;
 /** The smallest block a storage asks for: the bucket of MIN_HEAP_BYTES and its padding. */
 const blocks = new HeapBlocks(MIN_HEAP_BYTES + HEAP_PADDING);
 /** Frees the block of an array the GC collected; the unregister token is the array itself. */

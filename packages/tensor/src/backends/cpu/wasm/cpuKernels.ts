@@ -1,4 +1,5 @@
 import { platform } from '#platform';
+import { envCount } from '../../../envCount.js';
 import { TensorError } from '../../../errors.js';
 import { ThreadPool, type WasmTask } from './threadPool.js';
 import { type WasmRuntime, wasmRuntime } from './wasmRuntime.js';
@@ -33,14 +34,8 @@ export interface CpuKernelInfo {
  * pool size, which defaults to the number of cores.
  */
 let mode: CpuKernelMode = platform.env('WIREGRAD_CPU_KERNELS') === 'typescript' ? 'typescript' : 'auto';
-let threads = parseThreads(platform.env('WIREGRAD_NUM_THREADS')) ?? platform.cores();
+let threads = envCount(platform.env('WIREGRAD_NUM_THREADS'), 1) ?? platform.cores();
 let pool: ThreadPool | null = null;
-
-function parseThreads(value: string | undefined): number | null {
-  if (value === undefined || value === '') return null;
-  const n = Number(value);
-  return Number.isInteger(n) && n >= 1 ? n : null;
-}
 
 export function setCpuKernels(next: CpuKernelMode): void {
   if (next !== 'auto' && next !== 'typescript') {

@@ -1,5 +1,6 @@
 import { platform } from '#platform';
 import type { PlatformThread } from '../../../platform/types.js';
+import { envCount } from '../../../envCount.js';
 import { TensorError } from '../../../errors.js';
 import { POOL_KERNEL_NAMES as KERNEL_NAMES, type WasmKernelName, type WasmRuntime } from './wasmRuntime.js';
 
@@ -37,8 +38,7 @@ const SPIN_LOADS = spinLoads(platform.env('WIREGRAD_POOL_SPIN'));
 
 /** WIREGRAD_POOL_SPIN's count: a whole number >= 0, else the default. */
 export function spinLoads(value: string | undefined): number {
-  const n = Number(value);
-  return value !== undefined && value !== '' && Number.isSafeInteger(n) && n >= 0 ? n : 4000;
+  return envCount(value, 0) ?? 4000;
 }
 
 // Note [Pool worker]: plain JavaScript evaluated in the worker, so it needs no loader for
