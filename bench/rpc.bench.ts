@@ -1,15 +1,14 @@
 // @wiregrad/rpc vs a raw ZeroMQ DEALER/ROUTER echo, both against callee processes (what users run), then
 // callee threads of this process beside them.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { Dealer } from 'zeromq';
 import { rand, tensor, type Tensor } from '@wiregrad/autograd';
 import { backward, context, getGradients } from '@wiregrad/dist-autograd';
 import { getRpcStats, initRpc, rpcAsync, rpcSync, shutdown } from '@wiregrad/rpc/internal';
 import { freePort } from '@wiregrad/test-helpers';
+import { rawDealer, rawIpcDirectory } from './rawZeromq.js';
 import { compare, interleavedMediansAsync, printRows, type Row, timed } from './report.js';
 import { torchRpcTimes } from './torchRpcPeer.js';
 
@@ -118,30 +117,6 @@ async function startCallees(
   await Promise.all(started.map((c) => c.ready));
   return () => Promise.all(started.map((c) => c.exited)).then(() => {});
 }
-
-/** A raw zeromq DEALER on `address`: `call` sends frames and resolves with the echo (one request at a time per frame set, matched FIFO). */
-function rawDealer(address: string): { call: (frames: (Uint8Array | string)[]) => Promise<void>; close: () => void } {
-  const raw = new Dealer({ linger: 0 });
-  raw.connect(address);
-  const waiting: (() => void)[] = [];
-  void (async () => {
-    try {
-      for await (const _ of raw) waiting.shift()?.();
-    } catch {
-      // closed
-    }
-  })();
-  let sendChain = Promise.resolve();
-  const call = (frames: (Uint8Array | string)[]) =>
-    new Promise<void>((resolve) => {
-      waiting.push(resolve);
-      sendChain = sendChain.then(() => raw.send(frames));
-    });
-  return { call, close: () => raw.close() };
-}
-
-/** A private directory of its own (mode 0700, as the agent's) for the raw echo's Unix socket. */
-const rawIpcDirectory = () => mkdtempSync(join(tmpdir(), 'wiregrad-bench-'));
 
 const here = (p: string) => new URL(p, import.meta.url).pathname;
 

@@ -1,8 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { Router } from 'zeromq';
 import type { Tensor } from '@wiregrad/autograd';
 import { initRpc, register, rpcSync, shutdown } from '@wiregrad/rpc';
 import '@wiregrad/dist-autograd';
+import { rawEcho } from './rawZeromq.js';
 
 // a thread of the bench (workerData), or a process of its own (RPC_CALLEE)
 const { initMethod, rawAddresses, rank, ipc } = (workerData ?? JSON.parse(process.env.RPC_CALLEE!)) as {
@@ -14,17 +14,8 @@ const { initMethod, rawAddresses, rank, ipc } = (workerData ?? JSON.parse(proces
   ipc: boolean;
 };
 
-// raw zeromq echo on rank 1: what a hand-written ROUTER server does
-const router = rawAddresses.length > 0 ? new Router({ linger: 0 }) : null;
-for (const address of rawAddresses) await router?.bind(address);
-const rawLoop = (async () => {
-  if (!router) return;
-  try {
-    for await (const frames of router) await router.send(frames);
-  } catch {
-    // closed
-  }
-})();
+// raw zeromq echo on rank 1
+const echo = await rawEcho(rawAddresses);
 
 register('echo', (x: unknown) => x);
 register('affine', (x: Tensor, w: Tensor) => x.mul(w).add(1));
@@ -38,5 +29,4 @@ await initRpc(rank === 1 ? 'callee' : `callee${rank}`, {
 if (parentPort) parentPort.postMessage('ready');
 else process.stdout.write('ready\n');
 await shutdown({ timeout: 600 });
-router?.close();
-await rawLoop;
+await echo.close();

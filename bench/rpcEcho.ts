@@ -4,13 +4,12 @@
 // Unix socket, in alternating blocks (Note [Timed blocks]). The caller prints one JSON line,
 // { ours, raw } in ms (medians).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Dealer, Router } from 'zeromq';
 import { tensor } from '@wiregrad/autograd';
 import { initRpc, register, rpcSync, shutdown } from '@wiregrad/rpc';
 import { freePort } from '@wiregrad/test-helpers';
+import { rawDealer, rawEcho, rawIpcDirectory } from './rawZeromq.js';
 import { interleavedMediansAsync, timed } from './report.js';
 
 const BYTES = 16 << 20;
@@ -18,21 +17,12 @@ register('echo', (x: unknown) => x);
 
 if (process.env.RPC_ECHO_CALLEE) {
   const { initMethod, raw } = JSON.parse(process.env.RPC_ECHO_CALLEE) as { initMethod: string; raw: string };
-  const router = new Router({ linger: 0 });
-  await router.bind(raw);
-  const echoing = (async () => {
-    try {
-      for await (const frames of router) await router.send(frames);
-    } catch {
-      // closed
-    }
-  })();
+  const echo = await rawEcho([raw]);
   await initRpc('callee', { rank: 1, worldSize: 2, backendOptions: { initMethod, rpcTimeout: 60 } });
   await shutdown({ timeout: 600 });
-  router.close();
-  await echoing;
+  await echo.close();
 } else {
-  const dir = mkdtempSync(join(tmpdir(), 'wiregrad-bench-'));
+  const dir = rawIpcDirectory();
   const initMethod = `tcp://127.0.0.1:${await freePort()}`;
   const raw = `ipc://${join(dir, 'raw.sock')}`;
   const callee = spawn(process.execPath, [...process.execArgv, process.argv[1]!], {
@@ -41,27 +31,16 @@ if (process.env.RPC_ECHO_CALLEE) {
   });
   const exited = new Promise((r) => callee.once('exit', r));
   await initRpc('caller', { rank: 0, worldSize: 2, backendOptions: { initMethod, rpcTimeout: 60 } });
-  const dealer = new Dealer({ linger: 0 });
-  dealer.connect(raw);
-  const waiting: (() => void)[] = [];
-  const replies = (async () => {
-    for await (const _ of dealer) waiting.shift()?.();
-  })().catch(() => {});
+  const dealer = rawDealer(raw);
   const bytes = new Uint8Array(BYTES);
   const t = tensor(new Float32Array(BYTES / 4));
-  const rawCall = () =>
-    new Promise<void>((resolve) => {
-      waiting.push(resolve);
-      void dealer.send(bytes);
-    });
   const medians = await interleavedMediansAsync(
-    { raw: timed(rawCall), ours: timed(() => rpcSync(1, 'echo', [t])) },
+    { raw: timed(() => dealer.call([bytes])), ours: timed(() => rpcSync(1, 'echo', [t])) },
     40,
     5,
   );
   console.log(JSON.stringify(medians));
   dealer.close();
-  await replies;
   await shutdown({ timeout: 60 });
   await exited;
   rmSync(dir, { recursive: true, force: true });
