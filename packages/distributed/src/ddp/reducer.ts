@@ -114,24 +114,27 @@ export class Reducer {
     // copied, so zeroGrad() can free them at once (Note [Gradients nobody else saw] in @wiregrad/tensor)
     const grads = ps.map((p, k) => (used[k] ? peekGrad(p) : null));
     const offsets: number[] = [];
-    ps.reduce((at, p) => (offsets.push(at), at + p.numel), 0);
-    const total = ps.reduce((n, p) => n + p.numel, 0);
+    let total = 0;
+    for (const p of ps) {
+      offsets.push(total);
+      total += p.numel;
+    }
     const flat = (bucket.flat ??= empty([total + (this.findUnusedParameters ? ps.length : 0)], {
       dtype: ps[0]!.dtype,
     }));
     noGrad(() => {
-      if (this.gradientAsBucketView)
-        ps.forEach((p, k) => {
+      ps.forEach((p, k) => {
+        const at = offsets[k]!;
+        const g = grads[k];
+        if (this.gradientAsBucketView) {
           // a slot this rank leaves at zero must not take a gradient with it (Note [Gradients as bucket views])
           const held = peekGrad(p);
-          if (!used[k] && held && isSlot(held, flat, offsets[k]!)) setUnseenGrad(p, held.clone());
-        });
-      ps.forEach((p, k) => {
-        const g = grads[k];
-        if (this.gradientAsBucketView && g && isSlot(g, flat, offsets[k]!)) return;
+          if (!used[k] && held && isSlot(held, flat, at)) setUnseenGrad(p, held.clone());
+          if (g && isSlot(g, flat, at)) return;
+        }
         // (a 1-d gradient is its own reshape)
         const part = g?.reshape([-1]) ?? null;
-        intoSlot(flat, offsets[k]!, p.numel, part);
+        intoSlot(flat, at, p.numel, part);
         if (part && part !== g) part.dispose();
       });
       if (this.findUnusedParameters) {
