@@ -6,11 +6,16 @@ describe('faults', () => {
     ['SIGKILLed (dies)', 'a collective', 'SIGKILL'],
     ['SIGSTOPped (hangs, its sockets open)', 'a collective', 'SIGSTOP'],
     ['SIGKILLed (dies)', 'a DDP backward pass', 'SIGKILL'],
+    ['SIGKILLed (dies)', 'a DDP backward pass with gradients as bucket views', 'SIGKILL'],
   ] as const)(
     'a rank %s mid-%s: every other rank fails with PEER_GONE within the heartbeat window, never hangs',
     async (_, what, signal) => {
       // a stopped rank never exits: runRanks SIGKILLs it once the others are done
-      const extra = { signal, during: what === 'a collective' ? 'allReduce' : 'ddpBackward' };
+      const extra = {
+        signal,
+        during: what === 'a collective' ? 'allReduce' : 'ddpBackward',
+        gradientAsBucketView: what.endsWith('bucket views'),
+      };
       const runs = await runRanks('dies', 3, { timeoutMs: 45_000, hangs: signal === 'SIGSTOP' ? 2 : undefined, extra });
       expect(runs[2]!.signal).toBe('SIGKILL');
       for (const r of runs.slice(0, 2)) {
