@@ -10,7 +10,7 @@ import { report } from '../protocol.js';
 import { accuracyOf, makeConvnet, predict } from './mnist.js';
 import { mulberry32 } from '../data/seededRandom.js';
 import { loadMnist } from './mnistData.js';
-import { OneCycleSGD } from './mnistOptimizer.js';
+import { OneCycleSGD, trainerPeakLr } from './mnistOptimizer.js';
 
 /**
  * Note [MNIST over a parameter server]
@@ -85,8 +85,11 @@ export async function mnistTrainer(c: DemoConfig, rank: number): Promise<void> {
   const y = data.train.y.narrow(0, from, len);
   const params = await rpcSync<RRef<Tensor>[]>('ps', 'mnist.init', [c.seed]);
   const nBatches = Math.ceil(len / c.batchSize);
-  // each trainer's optimizer steps the same parameters: lr / trainers each (Note [MNIST learning-rate schedule])
-  const opt = new DistributedOptimizer(OneCycleSGD, params, { lr: c.lr / trainers, totalSteps: nBatches * c.epochs });
+  // each trainer's optimizer steps the same parameters, asynchronously (Note [MNIST learning-rate schedule])
+  const opt = new DistributedOptimizer(OneCycleSGD, params, {
+    lr: trainerPeakLr(c.lr, trainers),
+    totalSteps: nBatches * c.epochs,
+  });
   const t0 = performance.now();
   let steps = 0;
   for (let epoch = 1; epoch <= c.epochs; epoch++) {
