@@ -20,7 +20,14 @@ async function settled(): Promise<void> {
  * shutdown() sends those still waiting before it settles.
  */
 export async function run({ rank, worldSize, initMethod }: ScenarioContext) {
-  await initRpc(`worker${rank}`, { rank, worldSize, backendOptions: { initMethod, rpcTimeout: 10 } });
+  // heartbeats are messages too (getRpcStats counts them): at the default 1 s, a round that left the
+  // callee silent for a second on a loaded machine (a stress run of the test command under 2 busy
+  // loops) added a HEARTBEAT_REQ to the count (2.1 a round); at 10 s none comes unless a round stalls
+  await initRpc(`worker${rank}`, {
+    rank,
+    worldSize,
+    backendOptions: { initMethod, rpcTimeout: 10, heartbeatMs: 10_000 },
+  });
   // no release goes on its own during the count, however slow a round is on a loaded machine:
   // each rides on the next round's forward call (Note [Releases ride on the next message])
   setReleaseWait(60_000);
