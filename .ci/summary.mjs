@@ -24,7 +24,13 @@ for (const file of reports) {
   }
   const report = JSON.parse(readFileSync(file, 'utf8'));
   passed += report.numPassedTests ?? 0;
-  failed += (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0) + (report.numRuntimeErrorTests ?? 0);
+  // a failed spec counts once: numFailedTestSuites counts every describe block around it too (one
+  // failed spec in a nested describe read "3 failed"); a file that failed with no failed spec (it
+  // did not load, or a hook threw) counts once
+  const failedFiles = (report.testResults ?? []).filter(
+    (f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed'),
+  );
+  failed += (report.numFailedTests ?? 0) + failedFiles.length;
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
