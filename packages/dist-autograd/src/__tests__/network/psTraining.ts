@@ -33,6 +33,8 @@ export interface TrainingOptions {
   seed?: number;
   /** seconds (default 30) */
   rpcTimeout?: number;
+  /** ms (default 1000, the agent's): a peer silent three of these is dead (Note [Peer liveness]) */
+  heartbeatMs?: number;
   /** the ps holds turn `pauseAtTurn` back for `pauseMs` (a quiet moment for a network spec) */
   pauseAtTurn?: number;
   pauseMs?: number;
@@ -246,6 +248,7 @@ export async function train(o: TrainingOptions): Promise<TrainingResult> {
       backendOptions: {
         initMethod: o.initMethod,
         rpcTimeout: o.rpcTimeout ?? 30,
+        ...(o.heartbeatMs ? { heartbeatMs: o.heartbeatMs } : {}),
         ...(o.listenAddress ? { listenAddress: o.listenAddress } : {}),
         ...(o.advertisedAddress ? { advertisedAddress: o.advertisedAddress } : {}),
         ...(o.insecure ? { insecure: true } : {}),

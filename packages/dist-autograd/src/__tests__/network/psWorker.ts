@@ -1,6 +1,6 @@
 // One worker of the parameter-server training (psTraining.ts) as a process of its own:
 //   node --conditions=source --import tsx psWorker.ts --rank 0 --initMethod tcp://10.0.0.1:29500 \
-//        [--listenAddress tcp://10.0.0.1:29501] [--advertisedAddress tcp://10.0.0.9:39501] [--steps 10] [--seed 0] [--rpcTimeout 30] \
+//        [--listenAddress tcp://10.0.0.1:29501] [--advertisedAddress tcp://10.0.0.9:39501] [--steps 10] [--seed 0] [--rpcTimeout 30] [--heartbeatMs 1000] \
 //        [--pauseAtTurn N --pauseMs MS] [--trace 1] [--insecure 1] [--ipc 0] [--deadlineMs 120000]
 //        [--proxyPort P [--resetChance C --proxySeed S] [--partitionAfterMs T --partitionMs MS]]
 // With --proxyPort, a TcpProxy in this process (so in its network namespace) listens on that port
@@ -68,6 +68,7 @@ const options: TrainingOptions = {
   steps: num('steps'),
   seed: num('seed'),
   rpcTimeout: num('rpcTimeout'),
+  heartbeatMs: num('heartbeatMs'),
   pauseAtTurn: num('pauseAtTurn'),
   pauseMs: num('pauseMs'),
   trace: args.get('trace') === '1',

@@ -173,8 +173,11 @@ describe('parameter-server training between processes over TCP (psTraining.ts)',
       latencyMs: 20,
       // The ps holds turn 8 (trainer1's step 4) back for 2 s; the next forward request after the
       // pause (turn 8's call of net.forward, with x and its autograd metadata) is lost with the cut.
-      // insecure: the cut finds the request by its plaintext (CURVE would hide it)
-      args: { rpcTimeout: 30, pauseAtTurn: 8, pauseMs: 2000, insecure: 1 },
+      // insecure: the cut finds the request by its plaintext (CURVE would hide it). Heartbeats every 2 s:
+      // liveness is c3's subject, not this one's; at the default 1 s, a run of the test command beside 2
+      // busy loops (this spec took 15 s, twice its usual) had the ps hear nothing from trainer2 for 3 s
+      // and abort the training. The lost request still goes again after one interval (2 s) unanswered.
+      args: { rpcTimeout: 30, pauseAtTurn: 8, pauseMs: 2000, insecure: 1, heartbeatMs: 2000 },
       during: async (w, proxies) => {
         await w[0]!.waitFor((l) => l.event === 'paused', 60_000);
         acceptedBefore = proxies[0]!.stats.accepted;
